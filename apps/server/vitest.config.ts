@@ -1,10 +1,11 @@
 import { defineConfig } from "vitest/config";
+import { workspaceAliases } from "../../vitest.shared.js";
 
 export default defineConfig({
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"] } },
+  resolve: { alias: workspaceAliases },
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: ["test/runtime/**"],
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

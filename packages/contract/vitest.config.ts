@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
+import { workspaceAliases } from "../../vitest.shared.js";
 
 export default defineConfig({
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"] } },
-  test: { include: ["test/**/*.test.ts", "src/**/*.test.ts"] },
+  resolve: { alias: workspaceAliases },
+  test: { include: ["test/**/*.test.ts"] },
 });

@@ -1,6 +1,6 @@
 export { connectDatabase, type Database, type DatabaseHandle } from "./client.js";
 export { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded.js";
+export type * from "./generated/prisma/client.js";
 export { Prisma, PrismaClient } from "./generated/prisma/client.js";
-export type * from "./generated/prisma/models.js";
 export { applyMigrations } from "./migrations/apply.js";
 export { createMigration } from "./migrations/create.js";

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { SchemaEngine } from "@prisma/schema-engine-wasm";
+import pg from "pg";
 
 // Prisma's schema engine compiled to WebAssembly, driven through the pg driver adapter. The native engine cannot be
 // downloaded on our machines, and the package's own entry imports `.wasm` as ESM, which Node 20 cannot load, so the
@@ -28,12 +29,11 @@ async function loadBindings(): Promise<Bindings> {
   };
   const dir = packageDir();
   const bg = (await import(pathToFileURL(join(dir, "schema_engine_bg.js")).href)) as Bindings & {
-    __wbg_set_wasm(exports: WebAssembly.Exports): void;
+    __wbg_set_wasm(exports: Record<string, unknown>): void;
   };
-  const module = new WebAssembly.Module(readFileSync(join(dir, "schema_engine_bg.wasm")));
-  const instance = new WebAssembly.Instance(module, {
-    "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports,
-  });
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  const module = new wasm.Module(readFileSync(join(dir, "schema_engine_bg.wasm")));
+  const instance = new wasm.Instance(module, { "./schema_engine_bg.js": bg });
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports.__wbindgen_start as () => void)();
   return bg;
@@ -41,12 +41,17 @@ async function loadBindings(): Promise<Bindings> {
 
 let lastPanic: string | undefined;
 
+// Node's types do not declare the WebAssembly global; this is the part used here.
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: Record<string, unknown>) => { exports: Record<string, unknown> };
+}
+
 export type EngineLog = (line: string) => void;
 
 export interface EngineOptions {
   schema: { path: string; content: string }[];
   connectionString: string;
-  shadow?: { host: string; port: number; user: string; password?: string; database: string };
 }
 
 export async function openSchemaEngine(
@@ -54,10 +59,9 @@ export async function openSchemaEngine(
 ): Promise<{ engine: SchemaEngine; close(): Promise<void> }> {
   bindings ??= loadBindings();
   const bg = await bindings;
-  const factory = new PrismaPg(
-    { connectionString: options.connectionString, max: 2 },
-    options.shadow ? { shadowDatabaseUrl: undefined } : undefined,
-  );
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
+  pool.on("error", () => {});
+  const factory = new PrismaPg(pool);
   const adapter = bindMigrationAwareSqlAdapterFactory(factory);
   try {
     const engine = (await bg.SchemaEngine.new(
@@ -69,9 +73,11 @@ export async function openSchemaEngine(
       engine,
       async close() {
         engine.free();
+        await pool.end();
       },
     };
   } catch (error) {
+    await pool.end();
     if (lastPanic) throw new Error(`Prisma schema engine panicked: ${lastPanic}`);
     throw error;
   }

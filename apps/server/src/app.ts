@@ -1,0 +1,38 @@
+import { contract } from "@agent-platform/contract";
+import { createExpressEndpoints } from "@ts-rest/express";
+import express from "express";
+import type { AppContext } from "./context.js";
+import { authenticate } from "./http/authenticate.js";
+import { docsRouter } from "./http/docs.js";
+import { errorHandler } from "./http/error-envelope.js";
+import { healthRouter } from "./http/health.js";
+import { idempotency } from "./http/idempotency.js";
+import { jsonBody } from "./http/json-body.js";
+import { unknownRoute } from "./http/not-found.js";
+import { PUBLIC_PREFIX, publicRoutes } from "./http/public-routes.js";
+import { requestIdAndLog } from "./http/request-id.js";
+import { requestValidationErrorHandler } from "./http/request-validation.js";
+import { platformRoutes } from "./platform/routes.js";
+
+export function createApp(ctx: AppContext): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "extended");
+  app.use(requestIdAndLog(ctx.logger));
+  app.use(healthRouter(ctx));
+  app.use(docsRouter());
+  app.use(PUBLIC_PREFIX, publicRoutes(ctx));
+  const auth = authenticate(ctx);
+  app.use("/v1", auth, jsonBody, idempotency(ctx));
+
+  const options = { requestValidationErrorHandler, responseValidation: true } as const;
+  const platform = platformRoutes(ctx);
+  createExpressEndpoints(contract.platform, platform.platform, app, options);
+  createExpressEndpoints(contract.projects, platform.projects, app, options);
+  createExpressEndpoints(contract.apiKeys, platform.apiKeys, app, options);
+
+  app.use(unknownRoute(contract));
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

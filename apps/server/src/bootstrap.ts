@@ -1,0 +1,44 @@
+import type { Database } from "@agent-platform/db";
+import { hashApiKey } from "./http/api-key-hash.js";
+import { newId } from "./ids.js";
+import { insertApiKey } from "./platform/api-keys-service.js";
+import { createProject } from "./platform/create-project.js";
+
+export interface BootstrapResult {
+  projectId: string;
+  /** Set when this start created the key (generated, or the BOOTSTRAP_API_KEY value). */
+  apiKey?: string;
+  generated: boolean;
+}
+
+async function defaultProject(prisma: Database): Promise<{ workspaceId: string; projectId: string }> {
+  const existing = await prisma.project.findFirst({ orderBy: { id: "asc" } });
+  if (existing) return { workspaceId: existing.workspaceId, projectId: existing.id };
+  const workspace = await prisma.workspace.create({ data: { id: newId("workspace"), name: "Default workspace" } });
+  const project = await createProject(prisma, workspace.id, "Default project");
+  return { workspaceId: workspace.id, projectId: project.id };
+}
+
+/**
+ * With BOOTSTRAP_API_KEY: make sure a default workspace and project exist and that this exact key works (admin).
+ * Without it: on the first start with an empty database, create them and generate a key.
+ */
+export async function bootstrap(
+  prisma: Database,
+  bootstrapApiKey: string | undefined,
+): Promise<BootstrapResult | null> {
+  if (bootstrapApiKey) {
+    const found = await prisma.apiKey.findUnique({ where: { hash: hashApiKey(bootstrapApiKey) } });
+    if (found) {
+      if (found.revokedAt) await prisma.apiKey.update({ where: { id: found.id }, data: { revokedAt: null } });
+      return { projectId: found.projectId, generated: false };
+    }
+    const { workspaceId, projectId } = await defaultProject(prisma);
+    await insertApiKey(prisma, { workspaceId, projectId, name: "bootstrap", role: "admin", key: bootstrapApiKey });
+    return { projectId, apiKey: bootstrapApiKey, generated: false };
+  }
+  if ((await prisma.workspace.count()) > 0) return null;
+  const { workspaceId, projectId } = await defaultProject(prisma);
+  const created = await insertApiKey(prisma, { workspaceId, projectId, name: "bootstrap", role: "admin" });
+  return { projectId, apiKey: created.key, generated: true };
+}

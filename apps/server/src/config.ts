@@ -1,0 +1,36 @@
+import { resolve } from "node:path";
+
+export type Role = "all" | "api" | "worker";
+
+export interface Config {
+  databaseUrl?: string;
+  dataDir: string;
+  port: number;
+  host: string;
+  role: Role;
+  bootstrapApiKey?: string;
+  secretsKey?: string;
+  logLevel: string;
+  /** Public base URL used in signed links; defaults to http://HOST:PORT. */
+  publicUrl?: string;
+  env: Record<string, string | undefined>;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const role = (env.ROLE ?? "all") as Role;
+  if (!["all", "api", "worker"].includes(role)) throw new Error(`ROLE must be all, api or worker (got ${role})`);
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port number: ${env.PORT}`);
+  return {
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.DATA_DIR ?? "./.data"),
+    port,
+    host: env.HOST ?? "127.0.0.1",
+    role,
+    bootstrapApiKey: env.BOOTSTRAP_API_KEY || undefined,
+    secretsKey: env.SECRETS_KEY || undefined,
+    logLevel: env.LOG_LEVEL ?? "info",
+    publicUrl: env.PUBLIC_URL || undefined,
+    env,
+  };
+}

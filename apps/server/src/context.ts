@@ -1,0 +1,14 @@
+import type { DatabaseHandle } from "@agent-platform/db";
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import type { SecretBox } from "./crypto/secret-box.js";
+import type { UrlSigner } from "./crypto/url-signer.js";
+
+/** What services need from the process: database, configuration, logger and keys. Built once in main. */
+export interface AppContext {
+  db: DatabaseHandle;
+  config: Config;
+  logger: Logger;
+  secrets: SecretBox;
+  signer: UrlSigner;
+}

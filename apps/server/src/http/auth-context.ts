@@ -1,0 +1,43 @@
+import type { ApiKeyRoleSchema } from "@agent-platform/contract";
+import type { z } from "zod";
+import { AppError } from "./app-error.js";
+
+export interface AuthContext {
+  keyId: string;
+  keyName: string;
+  role: z.infer<typeof ApiKeyRoleSchema>;
+  workspaceId: string;
+  projectId: string;
+}
+
+declare global {
+  namespace Express {
+    interface Request {
+      auth?: AuthContext;
+      requestId: string;
+    }
+  }
+}
+
+export function authOf(req: { auth?: AuthContext }): AuthContext {
+  if (!req.auth) throw new AppError("auth.unauthorized", "Missing API key");
+  return req.auth;
+}
+
+/**
+ * Project-scoped routes: a key sees only its own project. Another project's routes answer 404 with the area's own
+ * not-found code, so existence never leaks.
+ */
+export function projectScope(req: { auth?: AuthContext }, projectId: string): AuthContext {
+  const auth = authOf(req);
+  if (auth.projectId !== projectId) throw new AppError("project.not_found", `Project ${projectId} was not found`);
+  return auth;
+}
+
+export function requireAdmin(req: { auth?: AuthContext }): AuthContext {
+  const auth = authOf(req);
+  if (auth.role !== "admin") {
+    throw new AppError("auth.forbidden", "This operation needs an admin API key (workspace administration)");
+  }
+  return auth;
+}

@@ -1,0 +1,35 @@
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { buildOpenApiDocument } from "@agent-platform/contract";
+import express, { type Router } from "express";
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <title>Agent Platform API reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: "/v1/openapi.json", dom_id: "#reference", deepLinking: true, persistAuthorization: true });
+  </script>
+</body>
+</html>`;
+
+/** `GET /v1/openapi.json` and an interactive reference at `/docs` whose assets are served locally (works offline). */
+export function docsRouter(): Router {
+  const router = express.Router();
+  const document = JSON.stringify(buildOpenApiDocument());
+  const assets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+  router.get("/v1/openapi.json", (_req, res) => {
+    res.type("application/json").send(document);
+  });
+  router.get(["/docs", "/docs/"], (_req, res) => {
+    res.type("html").send(DOCS_HTML);
+  });
+  router.use("/docs/assets", express.static(assets, { index: false, maxAge: "1h" }));
+  return router;
+}

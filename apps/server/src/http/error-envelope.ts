@@ -1,0 +1,68 @@
+import type { ErrorEnvelope, ValidationIssue } from "@agent-platform/contract";
+import type { ErrorRequestHandler, Response } from "express";
+import type { Logger } from "pino";
+import type { ZodError } from "zod";
+import { AppError } from "./app-error.js";
+
+export function sendError(res: Response, requestId: string, error: AppError): void {
+  const body: ErrorEnvelope = {
+    error: {
+      code: error.code,
+      message: error.message,
+      requestId,
+      ...(error.details ? { details: error.details } : {}),
+    },
+  };
+  res.status(error.status).json(body);
+}
+
+export function zodIssues(error: ZodError, prefix: string): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path].filter((p) => p !== "").join("."),
+    message: issue.message,
+  }));
+}
+
+export function invalidRequest(issues: ValidationIssue[]): AppError {
+  const summary = issues
+    .slice(0, 3)
+    .map((i) => `${i.path}: ${i.message}`)
+    .join("; ");
+  return new AppError("request.invalid", `Invalid request: ${summary}${issues.length > 3 ? "; …" : ""}`, { issues });
+}
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+}
+
+/** Translates anything thrown into the envelope. Unknown errors are logged and become a generic 500. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const requestId = req.requestId;
+    if (res.headersSent) {
+      logger.error({ err, requestId }, "error after response started");
+      res.end();
+      return;
+    }
+    if (err instanceof AppError) {
+      sendError(res, requestId, err);
+      return;
+    }
+    const parserError = err as BodyParserError;
+    if (parserError.type === "entity.parse.failed") {
+      sendError(res, requestId, new AppError("request.malformed_json", "The request body is not valid JSON"));
+      return;
+    }
+    if (parserError.type === "entity.too.large") {
+      sendError(res, requestId, new AppError("request.too_large", "The request body is too large"));
+      return;
+    }
+    if (parserError.type === "charset.unsupported" || parserError.type === "encoding.unsupported") {
+      sendError(res, requestId, new AppError("request.unsupported_media_type", parserError.message));
+      return;
+    }
+    logger.error({ err, requestId, method: req.method, url: req.originalUrl }, "unhandled error");
+    sendError(res, requestId, new AppError("internal.error", "Internal server error"));
+  };
+}

@@ -1,0 +1,40 @@
+import { loadConfig } from "./config.js";
+import { startPlatform } from "./platform-process.js";
+
+const config = loadConfig();
+const platform = await startPlatform(config);
+const { logger } = platform.ctx;
+
+if (platform.url) {
+  const lines = [
+    "",
+    `Agent Platform is running (ROLE=${config.role})`,
+    `  Base URL:   ${platform.url}`,
+    `  API docs:   ${platform.url}/docs`,
+    `  Project id: ${platform.bootstrap?.projectId ?? "(see GET /v1/platform/context)"}`,
+  ];
+  if (platform.bootstrap?.generated) {
+    lines.push(`  API key:    ${platform.bootstrap.apiKey}   (shown once; also saved to ${config.dataDir}/api-key)`);
+  } else if (config.bootstrapApiKey) {
+    lines.push("  API key:    the value of BOOTSTRAP_API_KEY");
+  } else {
+    lines.push(`  API key:    created on the first start (see ${config.dataDir}/api-key)`);
+  }
+  process.stdout.write(`${lines.join("\n")}\n\n`);
+} else {
+  logger.info({ role: config.role }, "worker started");
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down");
+  try {
+    await platform.close();
+  } finally {
+    process.exit(0);
+  }
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,0 +1,80 @@
+import { createHmac } from "node:crypto";
+import { chmodSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { join } from "node:path";
+import { applyMigrations, connectDatabase, type EmbeddedDatabase, startEmbeddedPostgres } from "@agent-platform/db";
+import { createApp } from "./app.js";
+import { type BackgroundHandle, startBackground } from "./background.js";
+import { type BootstrapResult, bootstrap } from "./bootstrap.js";
+import type { Config } from "./config.js";
+import type { AppContext } from "./context.js";
+import { SecretBox } from "./crypto/secret-box.js";
+import { UrlSigner } from "./crypto/url-signer.js";
+import { createLogger } from "./logger.js";
+import { resolveSecretsKey } from "./secrets-key.js";
+
+export interface RunningPlatform {
+  ctx: AppContext;
+  url?: string;
+  bootstrap: BootstrapResult | null;
+  close(): Promise<void>;
+}
+
+/** Starts what `ROLE` asks for: database (embedded or DATABASE_URL), migrations, bootstrap, HTTP API, background work. */
+export async function startPlatform(config: Config): Promise<RunningPlatform> {
+  const logger = createLogger(config.logLevel);
+  let embedded: EmbeddedDatabase | undefined;
+  if (!config.databaseUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => logger.debug({ pg: line }) });
+  }
+  const connectionString = config.databaseUrl ?? embedded!.connectionString;
+  const applied = await applyMigrations(connectionString);
+  if (applied.length) logger.info({ applied }, "migrations applied");
+  const secretsKey = resolveSecretsKey(config);
+  const db = connectDatabase(connectionString);
+  const ctx: AppContext = {
+    db,
+    config,
+    logger,
+    secrets: new SecretBox(secretsKey),
+    signer: new UrlSigner(createHmac("sha256", Buffer.from(secretsKey, "base64")).update("url-signing").digest()),
+  };
+  const boot = await bootstrap(db.prisma, config.bootstrapApiKey);
+  if (boot?.generated && boot.apiKey) {
+    const file = join(config.dataDir, "api-key");
+    writeFileSync(file, `${boot.apiKey}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+
+  let server: Server | undefined;
+  let url: string | undefined;
+  if (config.role !== "worker") {
+    const app = createApp(ctx);
+    server = await new Promise<Server>((ok, fail) => {
+      const s = app.listen(config.port, config.host, () => ok(s));
+      s.once("error", fail);
+    });
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+    config.publicUrl ??= url;
+  }
+  let background: BackgroundHandle | undefined;
+  if (config.role !== "api") background = await startBackground(ctx);
+
+  return {
+    ctx,
+    url,
+    bootstrap: boot,
+    async close() {
+      await new Promise<void>((ok) => {
+        if (!server) return ok();
+        server.close(() => ok());
+        server.closeAllConnections();
+      });
+      await background?.stop();
+      await db.close();
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import supertest from "supertest";
+import { loadConfig } from "../../src/config.js";
+import { type RunningPlatform, startPlatform } from "../../src/platform-process.js";
+import { createTestDatabase, type TestDatabase } from "./database.js";
+import { createTenant, type Tenant } from "./factories.js";
+
+export interface TestApp {
+  platform: RunningPlatform;
+  /** Base URL of the real listening server. */
+  url: string;
+  http: supertest.Agent;
+  /** A fresh workspace + project + admin key, ready to use. */
+  tenant: Tenant;
+  newTenant(role?: "admin" | "member"): Promise<Tenant>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** `api` (default: no background work) or `all` (API + worker + scheduler). */
+  role?: "api" | "all" | "worker";
+  env?: Record<string, string>;
+}
+
+/** Starts the real platform (HTTP on a loopback port) on a database of its own. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database: TestDatabase = await createTestDatabase();
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    DATA_DIR: mkdtempSync(join(tmpdir(), "ap-test-")),
+    SECRETS_KEY: randomBytes(32).toString("base64"),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ROLE: options.role ?? "api",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    ...options.env,
+  });
+  const platform = await startPlatform(config);
+  const url = platform.url!;
+  const http = supertest.agent(url);
+  const newTenant = (role: "admin" | "member" = "admin") => createTenant(platform.ctx.db.prisma, role);
+  return {
+    platform,
+    url,
+    http,
+    tenant: await newTenant(),
+    newTenant,
+    async close() {
+      await platform.close();
+      await database.drop();
+    },
+  };
+}

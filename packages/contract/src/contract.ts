@@ -1,0 +1,13 @@
+import { c } from "./common/router.js";
+import { apiKeysContract } from "./platform/api-keys.js";
+import { platformContract } from "./platform/context.js";
+import { projectsContract } from "./platform/projects.js";
+
+/** Every /v1 route. Server, SDK and OpenAPI derive from this one object. */
+export const contract = c.router({
+  platform: platformContract,
+  projects: projectsContract,
+  apiKeys: apiKeysContract,
+});
+
+export type Contract = typeof contract;

@@ -1,0 +1,4 @@
+export * from "./common/index.js";
+export { type Contract, contract } from "./contract.js";
+export { API_VERSION, buildOpenApiDocument } from "./openapi.js";
+export * from "./platform/index.js";
