@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiffTarget } from "@prisma/schema-engine-wasm";
 import { prismaDir, readMigrationList, readSchemaFiles } from "./files.js";
@@ -8,12 +8,35 @@ import { openSchemaEngine } from "./schema-engine.js";
 // schema-to-schema diff that needs no shadow database. The engine still insists on a reachable database to start.
 const SNAPSHOT = "schema-snapshot.prisma";
 
+/** Serialises concurrent `db:migration` runs in one checkout (a directory is created atomically). */
+async function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const lock = join(dir, "migrations", ".lock");
+  for (let i = 0; ; i++) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (i > 600) throw new Error(`${lock} is held; remove it if no migration is being created`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 export async function createMigration(
   name: string,
   connectionString: string,
   now = new Date(),
 ): Promise<string | null> {
   const dir = prismaDir();
+  return withLock(dir, () => writeNextMigration(dir, name, connectionString, now));
+}
+
+async function writeNextMigration(dir: string, name: string, connectionString: string, now: Date): Promise<string | null> {
   const schema = readSchemaFiles(dir);
   const merged = schema.map((f) => f.content).join("\n");
   const snapshotPath = join(dir, "migrations", SNAPSHOT);
