@@ -1,4 +1,5 @@
 export * from "./common/index.js";
 export { type Contract, contract } from "./contract.js";
 export { API_VERSION, buildOpenApiDocument } from "./openapi.js";
+export * from "./agents/index.js";
 export * from "./platform/index.js";

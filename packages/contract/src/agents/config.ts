@@ -1,0 +1,276 @@
+import { z } from "zod";
+import { Description, IdOrName, MetadataSchema, Name } from "../common/fields.js";
+import { LIMITS } from "../common/limits.js";
+import { ModelRefSchema } from "./model.js";
+import { AgentToolSchema, ToolPermissionsSchema } from "./tools.js";
+
+const unique = <T>(key: (item: T) => string, what: string) => ({
+  check: (items: T[]) => new Set(items.map(key)).size === items.length,
+  message: `${what} must be unique`,
+});
+
+function uniqueBy<T extends z.ZodTypeAny>(schema: z.ZodArray<T>, key: (item: z.infer<T>) => string, what: string) {
+  const u = unique(key, what);
+  return schema.refine(u.check, { message: u.message });
+}
+
+// ---- MCP servers ----
+
+export const McpServerNameSchema = z
+  .string()
+  .regex(/^[a-zA-Z0-9_-]{1,64}$/, "letters, digits, `_` and `-`, 1 to 64 characters")
+  .refine((n) => !n.includes("__"), { message: "must not contain `__` (it separates server and tool names)" });
+
+export const HeadersSchema = z
+  .record(
+    z
+      .string()
+      .min(1)
+      .max(256)
+      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "not a valid HTTP header name"),
+    z.string().max(8192),
+  )
+  .refine((h) => Object.keys(h).length <= LIMITS.mcpHeaders, { message: `at most ${LIMITS.mcpHeaders} headers` });
+
+const HttpUrl = z
+  .string()
+  .max(2048)
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), { message: "must be an http(s) URL" });
+
+export const McpServerInputSchema = z
+  .object({
+    name: McpServerNameSchema,
+    url: HttpUrl,
+    headers: HeadersSchema.optional().describe("Write-only. The complete header set for this server; `{}` clears it"),
+  })
+  .strict();
+
+export const McpServerSchema = z.object({
+  name: z.string(),
+  url: z.string(),
+  headerKeys: z.array(z.string()).describe("Names of the stored headers; values are never returned"),
+});
+
+// ---- references ----
+
+export const SkillRefSchema = z
+  .object({ skillId: z.string().min(1).max(64), version: z.number().int().min(1) })
+  .strict()
+  .describe("A skill pinned by version");
+
+export const ServerlessToolRefSchema = z
+  .object({ toolId: z.string().min(1).max(64), version: z.number().int().min(1) })
+  .strict()
+  .describe("A serverless tool pinned by version");
+
+export const EgressPolicySchema = z
+  .object({
+    allowedDomains: z
+      .array(z.string().min(1).max(253))
+      .max(256)
+      .optional()
+      .describe("When present, only these hosts (`example.com`, `*.example.com`) are reachable"),
+    deniedDomains: z.array(z.string().min(1).max(253)).max(256).optional().describe("Hosts never reachable"),
+  })
+  .strict()
+  .describe("Narrows the workspace egress policy; it can never relax it");
+
+export const MemoryModeSchema = z.enum(["read-only", "read-write"]);
+
+export const DefaultsResourceInputSchema = z
+  .object({
+    memoryStoreId: IdOrName.describe("Memory store id (`ms_…`) or name"),
+    memoryStoreName: z.string().min(1).max(200).describe("Required; the stored value always comes from the real store"),
+    mode: MemoryModeSchema,
+  })
+  .strict();
+
+export const DefaultsResourceSchema = z.object({
+  memoryStoreId: z.string(),
+  memoryStoreName: z.string(),
+  mode: MemoryModeSchema,
+});
+
+export const DefaultsInputSchema = z
+  .object({
+    environmentId: z.string().min(1).max(64).optional(),
+    vaultIds: z.array(IdOrName).max(LIMITS.defaultsVaults).optional().describe("Vault ids or names"),
+    resources: z.array(DefaultsResourceInputSchema).max(LIMITS.defaultsResources).optional(),
+  })
+  .strict()
+  .refine((d) => Object.keys(d).length > 0, { message: "an empty object is not a value; omit the field or send null" });
+
+export const DefaultsSchema = z.object({
+  environmentId: z.string().optional(),
+  vaultIds: z.array(z.string()).optional(),
+  resources: z.array(DefaultsResourceSchema).optional(),
+});
+
+// ---- multi-agent ----
+
+export const RosterEntryInputSchema = z
+  .object({
+    agentId: z.string().min(1).max(64),
+    version: z.number().int().min(1).optional().describe("Pinned version; current version at write time when omitted"),
+    role: z
+      .string()
+      .max(LIMITS.rosterRoleLength)
+      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "kebab-case (`research-helper`)"),
+    mode: z.enum(["foreground", "background"]),
+    readonly: z.boolean().optional(),
+    model: ModelRefSchema.optional(),
+    outputSchema: z.record(z.unknown()).optional(),
+  })
+  .strict();
+
+export const RosterEntrySchema = RosterEntryInputSchema.extend({ version: z.number().int() });
+
+export const MultiagentInputSchema = z
+  .object({
+    type: z.literal("coordinator"),
+    roster: uniqueBy(z.array(RosterEntryInputSchema).min(1).max(LIMITS.rosterEntries), (e) => e.role, "roster roles"),
+    budget: z.object({ maxDelegations: z.number().int().min(0).max(10_000) }).strict().optional(),
+  })
+  .strict();
+
+export const MultiagentSchema = z.object({
+  type: z.literal("coordinator"),
+  roster: z.array(RosterEntrySchema),
+  budget: z.object({ maxDelegations: z.number() }).optional(),
+});
+
+// ---- browser, voice ----
+
+export const BrowserSchema = z
+  .object({
+    provider: z.enum(["self_hosted", "provider_a_cloud", "provider_b"]).default("self_hosted"),
+    region: z.string().min(1).max(64).optional(),
+    viewport: z
+      .object({ width: z.number().int().min(320).max(3840), height: z.number().int().min(240).max(2160) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export const TtsSchema = z
+  .object({
+    voice: z.string().min(1).max(100),
+    provider: z.string().min(1).max(100).optional(),
+    language: z.string().min(2).max(35).optional(),
+    speed: z.number().min(0.25).max(4).optional(),
+  })
+  .strict();
+
+// ---- the configuration ----
+
+const toolsField = z
+  .array(AgentToolSchema)
+  .max(LIMITS.agentTools)
+  .refine((tools) => new Set(tools.map((t) => (typeof t === "string" ? t : t.name))).size === tools.length, {
+    message: "tool names must be unique",
+  });
+
+/** Fields shared by create and update. On update every field is optional and lists/objects replace whole values. */
+export const agentConfigFields = {
+  name: Name.describe("1 to 200 characters; need not be unique"),
+  description: Description.optional(),
+  model: ModelRefSchema,
+  system: z.string().max(LIMITS.agentSystem).describe("Persistent instructions"),
+  tools: toolsField,
+  mcpServers: uniqueBy(z.array(McpServerInputSchema).max(LIMITS.agentMcpServers), (s) => s.name, "MCP server names"),
+  toolPermissions: ToolPermissionsSchema,
+  skills: uniqueBy(z.array(SkillRefSchema).max(LIMITS.agentSkills), (s) => s.skillId, "skills"),
+  knowledgeBases: uniqueBy(z.array(z.string().min(1).max(64)).max(LIMITS.agentKnowledgeBases), (k) => k, "knowledge bases"),
+  serverlessTools: uniqueBy(
+    z.array(ServerlessToolRefSchema).max(LIMITS.agentServerlessTools),
+    (s) => s.toolId,
+    "serverless tools",
+  ),
+  egressPolicy: EgressPolicySchema,
+  defaults: DefaultsInputSchema,
+  multiagent: MultiagentInputSchema,
+  browser: BrowserSchema,
+  recordBrowser: z.boolean(),
+  tts: TtsSchema,
+  metadata: MetadataSchema,
+};
+
+export const CreateAgentSchema = z
+  .object({
+    ...agentConfigFields,
+    description: agentConfigFields.description,
+    system: agentConfigFields.system.optional(),
+    tools: agentConfigFields.tools.optional(),
+    mcpServers: agentConfigFields.mcpServers.optional(),
+    toolPermissions: agentConfigFields.toolPermissions.optional(),
+    skills: agentConfigFields.skills.optional(),
+    knowledgeBases: agentConfigFields.knowledgeBases.optional(),
+    serverlessTools: agentConfigFields.serverlessTools.optional(),
+    egressPolicy: agentConfigFields.egressPolicy.optional(),
+    defaults: agentConfigFields.defaults.optional(),
+    multiagent: agentConfigFields.multiagent.optional(),
+    browser: agentConfigFields.browser.optional(),
+    recordBrowser: agentConfigFields.recordBrowser.optional(),
+    tts: agentConfigFields.tts.optional(),
+    metadata: agentConfigFields.metadata.optional(),
+  })
+  .strict()
+  .describe("Agent configuration; `name` and `model` are required");
+
+/**
+ * Update: `version` (expected current) plus any fields. `null` is accepted only where the spec allows clearing:
+ * multiagent, browser, defaults, recordBrowser. `metadata` merges by key; an empty-string value removes the key.
+ */
+export const UpdateAgentSchema = z
+  .object({
+    version: z.number().int().min(1).describe("The current version you expect (optimistic lock)"),
+    name: agentConfigFields.name.optional(),
+    description: agentConfigFields.description,
+    model: agentConfigFields.model.optional(),
+    system: agentConfigFields.system.optional(),
+    tools: agentConfigFields.tools.optional(),
+    mcpServers: agentConfigFields.mcpServers.optional(),
+    toolPermissions: agentConfigFields.toolPermissions.optional(),
+    skills: agentConfigFields.skills.optional(),
+    knowledgeBases: agentConfigFields.knowledgeBases.optional(),
+    serverlessTools: agentConfigFields.serverlessTools.optional(),
+    egressPolicy: agentConfigFields.egressPolicy.optional(),
+    defaults: agentConfigFields.defaults.nullable().optional(),
+    multiagent: agentConfigFields.multiagent.nullable().optional(),
+    browser: agentConfigFields.browser.nullable().optional(),
+    recordBrowser: agentConfigFields.recordBrowser.nullable().optional(),
+    tts: agentConfigFields.tts.optional(),
+    metadata: agentConfigFields.metadata.optional(),
+  })
+  .strict();
+
+/**
+ * The stored configuration of one immutable agent version, as reads return it (and as the runtime consumes it). MCP
+ * header values are never part of it: they live in the sealed credential store.
+ */
+export const AgentConfigSchema = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  model: ModelRefSchema,
+  system: z.string(),
+  tools: z.array(AgentToolSchema),
+  mcpServers: z.array(McpServerSchema),
+  toolPermissions: z.record(z.string(), z.enum(["always_allow", "always_ask"])),
+  skills: z.array(SkillRefSchema),
+  knowledgeBases: z.array(z.string()).optional().describe("Absent means none"),
+  serverlessTools: z.array(ServerlessToolRefSchema),
+  egressPolicy: EgressPolicySchema.optional(),
+  defaults: DefaultsSchema.optional(),
+  multiagent: MultiagentSchema.optional(),
+  browser: BrowserSchema.optional(),
+  recordBrowser: z.boolean().optional(),
+  tts: TtsSchema.optional(),
+  metadata: z.record(z.string(), z.string()),
+});
+
+export type CreateAgentInput = z.infer<typeof CreateAgentSchema>;
+export type UpdateAgentInput = z.infer<typeof UpdateAgentSchema>;
+export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+export type McpServerInput = z.infer<typeof McpServerInputSchema>;
+export type RosterEntry = z.infer<typeof RosterEntrySchema>;

@@ -1,0 +1,3 @@
+export * from "./config.js";
+export * from "./model.js";
+export * from "./tools.js";

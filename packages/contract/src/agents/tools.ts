@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/**
+ * Built-in tools an agent can list in `tools` by name. `readOnly` tools never change anything outside the session
+ * (read confinement keeps only those).
+ */
+export const BUILTIN_TOOLS = {
+  web_fetch: { readOnly: true, description: "Fetch a URL over HTTP(S) (GET), within the egress policy" },
+  memory_list: { readOnly: true, description: "List entries of the session's mounted memory stores" },
+  memory_read: { readOnly: true, description: "Read one memory entry" },
+  memory_search: { readOnly: true, description: "Full-text search in the mounted memory stores" },
+  memory_write: { readOnly: false, description: "Create or replace a memory entry (read-write mounts only)" },
+  knowledge_search: { readOnly: true, description: "Search the agent's allowed knowledge bases" },
+  artifact_write: { readOnly: false, description: "Write a versioned deliverable (artifact) of the session" },
+  skill_read: { readOnly: true, description: "Read a file of one of the agent's pinned skills" },
+} as const;
+
+export type BuiltinToolName = keyof typeof BUILTIN_TOOLS;
+export const BUILTIN_TOOL_NAMES = Object.keys(BUILTIN_TOOLS) as [BuiltinToolName, ...BuiltinToolName[]];
+
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export const JsonSchemaObject = z
+  .record(z.unknown())
+  .refine((s) => s.type === undefined || s.type === "object", { message: "inputSchema must describe an object" })
+  .describe("JSON Schema of the tool input (an object schema)");
+
+export const CustomToolSchema = z
+  .object({
+    type: z.literal("custom"),
+    name: z.string().regex(TOOL_NAME_PATTERN, "letters, digits, `_` and `-`, 1 to 64 characters"),
+    description: z.string().min(1).max(4000),
+    inputSchema: JsonSchemaObject,
+  })
+  .strict()
+  .describe("A tool executed by the client's backend: the session pauses until `user.custom_tool_result`");
+
+export const AgentToolSchema = z.union([z.enum(BUILTIN_TOOL_NAMES), CustomToolSchema]);
+
+export const ToolPolicySchema = z.enum(["always_allow", "always_ask"]);
+
+/** Keys are validated for form only; MCP tools are `<server>__<tool>`, roster tools `delegate_to_<role>`. */
+export const ToolPermissionsSchema = z.record(
+  z.string().regex(/^[a-zA-Z0-9_.-]{1,160}$/, "tool name: letters, digits, `_`, `-`, `.`"),
+  ToolPolicySchema,
+);
+
+export type CustomTool = z.infer<typeof CustomToolSchema>;
+export type AgentTool = z.infer<typeof AgentToolSchema>;
+export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
