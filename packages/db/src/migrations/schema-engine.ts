@@ -54,6 +54,34 @@ export interface EngineOptions {
   connectionString: string;
 }
 
+interface ScriptAdapter {
+  executeScript(script: string): Promise<void>;
+  underlyingDriver(): { query(sql: string): Promise<unknown> };
+  onError(error: unknown): never;
+}
+
+/**
+ * The stock adapter runs a migration script by splitting it on every `;`, which breaks semicolons inside comments,
+ * strings and function bodies. Send the script whole instead: PostgreSQL's simple query protocol runs it as one
+ * implicit transaction, so a failing migration also leaves nothing half-applied.
+ */
+function wholeScriptAdapter(factory: PrismaPg): PrismaPg {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const scriptable = adapter as unknown as ScriptAdapter;
+    scriptable.executeScript = async (script: string) => {
+      try {
+        await scriptable.underlyingDriver().query(script);
+      } catch (error) {
+        scriptable.onError(error);
+      }
+    };
+    return adapter;
+  };
+  return factory;
+}
+
 export async function openSchemaEngine(
   options: EngineOptions,
 ): Promise<{ engine: SchemaEngine; close(): Promise<void> }> {
@@ -61,7 +89,7 @@ export async function openSchemaEngine(
   const bg = await bindings;
   const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
   pool.on("error", () => {});
-  const factory = new PrismaPg(pool);
+  const factory = wholeScriptAdapter(new PrismaPg(pool));
   const adapter = bindMigrationAwareSqlAdapterFactory(factory);
   try {
     const engine = (await bg.SchemaEngine.new(

@@ -1,0 +1,82 @@
+import type pg from "pg";
+import { newId } from "../ids.js";
+
+export interface NewEvent {
+  type: string;
+  payload?: Record<string, unknown>;
+  idempotencyKey?: string;
+  /** Preset id (tool uses are referred to by their event id before they are stored). */
+  id?: string;
+}
+
+/** A log entry on the wire: `{ seq, id, type, createdAt, ...payload }`. */
+export interface StoredEvent {
+  seq: number;
+  id: string;
+  type: string;
+  createdAt: string;
+  [field: string]: unknown;
+}
+
+interface EventRow {
+  seq: number;
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export function toWireEvent(row: EventRow): StoredEvent {
+  return { ...row.payload, seq: row.seq, id: row.id, type: row.type, createdAt: row.createdAt.toISOString() };
+}
+
+/**
+ * Appends events in one statement: the session row's `lastSeq` is bumped (its row lock serialises concurrent appends
+ * to one session) and the events take the following numbers, so `seq` is strictly increasing without gaps. A trigger
+ * notifies `session_events` at commit. Returns [] when the session does not exist (or is archived, with
+ * `onlyActive`).
+ */
+export async function appendEvents(
+  db: pg.Pool | pg.PoolClient,
+  sessionId: string,
+  events: NewEvent[],
+  options: { onlyActive?: boolean } = {},
+): Promise<StoredEvent[]> {
+  if (events.length === 0) return [];
+  const ids = events.map((e) => e.id ?? newId("event"));
+  const { rows } = await db.query<EventRow>(
+    `WITH bump AS (
+       UPDATE sessions SET "lastSeq" = "lastSeq" + $2, "updatedAt" = now()
+       WHERE id = $1 ${options.onlyActive ? 'AND "archivedAt" IS NULL' : ""}
+       RETURNING "lastSeq" - $2 AS base
+     )
+     INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey")
+     SELECT $1, bump.base + input.ord, input.id, input.type, input.payload, input.ikey
+     FROM bump, unnest($3::text[], $4::text[], $5::jsonb[], $6::text[]) WITH ORDINALITY AS input(id, type, payload, ikey, ord)
+     RETURNING "seq", "id", "type", "payload", "createdAt"`,
+    [
+      sessionId,
+      events.length,
+      ids,
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.payload ?? {})),
+      events.map((e) => e.idempotencyKey ?? null),
+    ],
+  );
+  return rows.sort((a, b) => a.seq - b.seq).map(toWireEvent);
+}
+
+/** Reads the log after `afterSeq`, `limit` entries, in order. */
+export async function readEvents(
+  db: pg.Pool | pg.PoolClient,
+  sessionId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<StoredEvent[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT "seq", "id", "type", "payload", "createdAt" FROM session_events
+     WHERE "sessionId" = $1 AND "seq" > $2 ORDER BY "seq" LIMIT $3`,
+    [sessionId, afterSeq, limit],
+  );
+  return rows.map(toWireEvent);
+}
