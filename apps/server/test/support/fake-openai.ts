@@ -1,0 +1,351 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A real HTTP server on 127.0.0.1 speaking the OpenAI Chat Completions protocol (streaming and not),
+ * answering from a queue of scripted replies, or echoing the last user message when the queue is empty.
+ */
+
+export interface FakeToolCall {
+  id?: string;
+  name: string;
+  /** A JSON string as the model would send it, or an object to serialise. */
+  arguments: string | Record<string, unknown>;
+}
+
+export interface FakeCompletionReply {
+  text?: string;
+  toolCalls?: FakeToolCall[];
+  /** Wait before the first token (streaming: headers are sent first) or before the response. */
+  delayMs?: number;
+  /** Wait between streamed chunks. */
+  chunkDelayMs?: number;
+  /** Break the stream after this many content chunks, with an error event or by dropping the socket. */
+  failMidStream?: { afterChunks: number; kind: "error-event" | "disconnect"; message?: string };
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+export interface FakeFailureReply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+/** Never answers; the request stays open until the client goes away or the server closes. */
+export interface FakeHangReply {
+  hang: true;
+}
+
+export type FakeReply = FakeCompletionReply | FakeFailureReply | FakeHangReply;
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** `client-closed` when the client went away before the response was complete (e.g. an abort). */
+  outcome: "pending" | "completed" | "client-closed";
+  // biome-ignore lint/suspicious/noExplicitAny: recorded JSON bodies are inspected freely by tests
+  body: any;
+}
+
+export type FakeReplyScript = FakeReply | ((request: FakeRequest) => FakeReply);
+
+export interface FakeOpenAI {
+  /** Base URL including `/v1`. */
+  url: string;
+  /** Every request received, in order (chat completions and model listings). */
+  requests: FakeRequest[];
+  enqueue(...replies: FakeReplyScript[]): void;
+  /** Scripted replies not consumed yet. */
+  pendingReplies(): number;
+  /** Forgets recorded requests and unconsumed replies. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const FAKE_MODEL = "fake-model";
+
+interface ChatMessage {
+  role?: string;
+  content?: string | { type?: string; text?: string }[] | null;
+}
+
+function contentText(content: ChatMessage["content"]): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((part) => part?.type === "text")
+    .map((part) => part.text ?? "")
+    .join("");
+}
+
+function lastUserText(body: { messages?: ChatMessage[] }): string {
+  const messages = Array.isArray(body?.messages) ? body.messages : [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === "user") return contentText(messages[i].content);
+  }
+  return "";
+}
+
+function countWords(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+function promptWords(body: { messages?: ChatMessage[] }): number {
+  const messages = Array.isArray(body?.messages) ? body.messages : [];
+  return messages.reduce((sum, message) => sum + countWords(contentText(message?.content)), 0);
+}
+
+function flattenHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString("utf8");
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  response.writeHead(status, { "content-type": "application/json", ...headers });
+  response.end(JSON.stringify(body));
+}
+
+/** Resolves after `ms`, or early (false) when the client disconnects. */
+function wait(ms: number, closed: AbortSignal): Promise<boolean> {
+  if (closed.aborted) return Promise.resolve(false);
+  if (ms <= 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      closed.removeEventListener("abort", onClose);
+      resolve(true);
+    }, ms);
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    closed.addEventListener("abort", onClose, { once: true });
+  });
+}
+
+function toolCallsOf(reply: FakeCompletionReply) {
+  return (reply.toolCalls ?? []).map((call) => ({
+    id: call.id ?? `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
+    name: call.name,
+    arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
+  }));
+}
+
+function usageOf(reply: FakeCompletionReply, body: { messages?: ChatMessage[] }) {
+  const completion =
+    reply.usage?.completionTokens ??
+    countWords(reply.text ?? "") + toolCallsOf(reply).reduce((sum, call) => sum + countWords(call.arguments), 0);
+  const prompt = reply.usage?.promptTokens ?? promptWords(body);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+async function answerFailure(reply: FakeFailureReply, response: ServerResponse, closed: AbortSignal) {
+  if (!(await wait(reply.delayMs ?? 0, closed))) return;
+  const body = reply.body ?? {
+    error: { message: `Fake provider failure ${reply.status}`, type: "server_error", param: null, code: null },
+  };
+  if (typeof body === "string") {
+    response.writeHead(reply.status, { "content-type": "text/plain", ...reply.headers });
+    response.end(body);
+  } else {
+    sendJson(response, reply.status, body, reply.headers);
+  }
+}
+
+async function answerCompletion(
+  reply: FakeCompletionReply,
+  body: { messages?: ChatMessage[]; model?: string },
+  response: ServerResponse,
+  closed: AbortSignal,
+) {
+  const calls = toolCallsOf(reply);
+  const finishReason = calls.length > 0 ? "tool_calls" : "stop";
+  if (!(await wait(reply.delayMs ?? 0, closed))) return;
+  sendJson(response, 200, {
+    id: `chatcmpl-${randomUUID()}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: body?.model ?? FAKE_MODEL,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: reply.text ?? (calls.length > 0 ? null : ""),
+          ...(calls.length > 0
+            ? {
+                tool_calls: calls.map((call) => ({
+                  id: call.id,
+                  type: "function",
+                  function: { name: call.name, arguments: call.arguments },
+                })),
+              }
+            : {}),
+        },
+        finish_reason: finishReason,
+      },
+    ],
+    usage: usageOf(reply, body),
+  });
+}
+
+async function streamCompletion(
+  reply: FakeCompletionReply,
+  body: { messages?: ChatMessage[]; model?: string; stream_options?: { include_usage?: boolean } },
+  response: ServerResponse,
+  closed: AbortSignal,
+) {
+  const id = `chatcmpl-${randomUUID()}`;
+  const created = Math.floor(Date.now() / 1000);
+  const model = body?.model ?? FAKE_MODEL;
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
+    id,
+    object: "chat.completion.chunk",
+    created,
+    model,
+    system_fingerprint: null,
+    choices,
+    ...extra,
+  });
+  const send = (data: unknown) =>
+    new Promise<void>((resolve) => {
+      if (closed.aborted) return resolve();
+      const done = () => {
+        closed.removeEventListener("abort", done);
+        resolve();
+      };
+      closed.addEventListener("abort", done, { once: true });
+      response.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`, done);
+    });
+
+  response.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
+  response.flushHeaders();
+  if (!(await wait(reply.delayMs ?? 0, closed))) return;
+
+  const calls = toolCallsOf(reply);
+  const deltas: Record<string, unknown>[] = [];
+  for (const piece of (reply.text ?? "").match(/\s*\S+\s*|\s+/g) ?? []) deltas.push({ content: piece });
+  calls.forEach((call, index) => {
+    deltas.push({
+      tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }],
+    });
+    // Arguments arrive in two fragments, as real providers split them.
+    const half = Math.ceil(call.arguments.length / 2);
+    for (const part of [call.arguments.slice(0, half), call.arguments.slice(half)]) {
+      if (part) deltas.push({ tool_calls: [{ index, function: { arguments: part } }] });
+    }
+  });
+
+  await send(chunk([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]));
+  for (let i = 0; i < deltas.length; i++) {
+    const failure = reply.failMidStream;
+    if (failure && i === failure.afterChunks) {
+      if (failure.kind === "disconnect") {
+        // Let the client read what was sent, so the break really happens after those chunks.
+        await wait(50, closed);
+        response.socket?.destroy();
+      } else {
+        await send({ error: { message: failure.message ?? "Fake stream failure", type: "server_error", code: "503" } });
+        response.end();
+      }
+      return;
+    }
+    if (i > 0 && !(await wait(reply.chunkDelayMs ?? 0, closed))) return;
+    await send(chunk([{ index: 0, delta: deltas[i], logprobs: null, finish_reason: null }]));
+  }
+  await send(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: calls.length > 0 ? "tool_calls" : "stop" }]));
+  if (body?.stream_options?.include_usage) await send(chunk([], { usage: usageOf(reply, body) }));
+  await send("[DONE]");
+  response.end();
+}
+
+export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+  const requests: FakeRequest[] = [];
+  const queue: FakeReplyScript[] = [];
+
+  const server = createServer(async (request, response) => {
+    const closed = new AbortController();
+    let recorded: FakeRequest | undefined;
+    response.on("close", () => {
+      closed.abort();
+      if (recorded) recorded.outcome = response.writableFinished ? "completed" : "client-closed";
+    });
+    try {
+      const path = new URL(request.url ?? "/", "http://localhost").pathname;
+      const body = await readBody(request);
+      recorded = { method: request.method ?? "GET", path, headers: flattenHeaders(request), outcome: "pending", body };
+      requests.push(recorded);
+
+      if (request.method === "GET" && path === "/v1/models") {
+        sendJson(response, 200, {
+          object: "list",
+          data: [{ id: FAKE_MODEL, object: "model", created: 0, owned_by: "fake-openai" }],
+        });
+        return;
+      }
+      if (request.method !== "POST" || path !== "/v1/chat/completions") {
+        sendJson(response, 404, {
+          error: { message: `No route ${request.method} ${path}`, type: "invalid_request_error" },
+        });
+        return;
+      }
+
+      const script = queue.shift();
+      const reply: FakeReply =
+        script === undefined
+          ? { text: lastUserText(recorded.body) }
+          : typeof script === "function"
+            ? script(recorded)
+            : script;
+      if ("hang" in reply) return;
+      if ("status" in reply) return await answerFailure(reply, response, closed.signal);
+      if (recorded.body?.stream === true) return await streamCompletion(reply, recorded.body, response, closed.signal);
+      return await answerCompletion(reply, recorded.body, response, closed.signal);
+    } catch (error) {
+      if (!response.headersSent) sendJson(response, 500, { error: { message: String(error), type: "fake_error" } });
+      else response.destroy();
+    }
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    enqueue: (...replies) => {
+      queue.push(...replies);
+    },
+    pendingReplies: () => queue.length,
+    reset: () => {
+      requests.length = 0;
+      queue.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
