@@ -1,0 +1,13 @@
+export type { McpTransportKind } from "./connect-mcp-server.js";
+export {
+  type McpConnectionOptions,
+  type McpConnectionSet,
+  type McpServerConfig,
+  type McpServerFailure,
+  type McpToolDescriptor,
+  type McpToolList,
+  type McpToolResult,
+  openMcpConnections,
+  type ResolveMcpHeaders,
+} from "./mcp-connections.js";
+export { MCP_TOOL_SEPARATOR, qualifyMcpToolName, splitMcpToolName } from "./mcp-tool-names.js";

@@ -1,0 +1,241 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type CallToolResult, ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type ConnectedMcpServer,
+  connectMcpServer,
+  describeMcpError,
+  type McpTransportKind,
+} from "./connect-mcp-server.js";
+import { mcpResultText } from "./mcp-result-text.js";
+import { qualifyMcpToolName, splitMcpToolName } from "./mcp-tool-names.js";
+
+export interface McpServerConfig {
+  name: string;
+  url: string;
+}
+
+/** Headers for a server (credentials included), resolved each time a connection is opened. */
+export type ResolveMcpHeaders = (serverName: string) => Promise<Record<string, string>>;
+
+export interface McpConnectionOptions {
+  connectTimeoutMs: number;
+  /** Bounds each tool call and each page of a tool listing. */
+  callTimeoutMs: number;
+}
+
+export interface McpToolDescriptor {
+  /** `<server>__<tool>`, the name the model sees. */
+  name: string;
+  serverName: string;
+  toolName: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  /** The server's `readOnlyHint` annotation; false when absent (the MCP default). */
+  readOnly: boolean;
+}
+
+export interface McpServerFailure {
+  serverName: string;
+  message: string;
+}
+
+export interface McpToolList {
+  tools: McpToolDescriptor[];
+  /** Servers that could not be reached or listed; their tools are missing from `tools`. */
+  failures: McpServerFailure[];
+}
+
+export interface McpToolResult {
+  content: string;
+  isError: boolean;
+}
+
+export interface McpConnectionSet {
+  listTools(signal?: AbortSignal): Promise<McpToolList>;
+  /** Never throws: every failure becomes `isError: true` with a readable message. */
+  callTool(qualifiedName: string, input: unknown, signal?: AbortSignal): Promise<McpToolResult>;
+  /** The transport each connected server ended up using. */
+  transports(): Record<string, McpTransportKind>;
+  close(): Promise<void>;
+}
+
+type ConnectionOutcome = { ok: true; server: ConnectedMcpServer } | { ok: false; message: string };
+
+const MAX_LIST_PAGES = 100;
+
+function abortedResult(): McpToolResult {
+  return { content: "MCP tool call was aborted", isError: true };
+}
+
+function waitOrAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | "aborted"> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve("aborted");
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+async function listAllTools(client: Client, timeoutMs: number, signal: AbortSignal | undefined): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES; page++) {
+    const result = await client.listTools(cursor ? { cursor } : undefined, {
+      timeout: timeoutMs,
+      ...(signal ? { signal } : {}),
+    });
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return tools;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The MCP connections of one turn. Servers are connected lazily, once, and reused until `close()`;
+ * headers are resolved when a connection opens, so rotated credentials apply to the next set.
+ */
+export function openMcpConnections(
+  servers: readonly McpServerConfig[],
+  resolveHeaders: ResolveMcpHeaders,
+  options: McpConnectionOptions,
+): McpConnectionSet {
+  const configs = new Map<string, McpServerConfig>();
+  for (const server of servers) {
+    if (configs.has(server.name)) throw new Error(`Duplicate MCP server name "${server.name}"`);
+    configs.set(server.name, server);
+  }
+  const connections = new Map<string, Promise<ConnectionOutcome>>();
+  const knownTools = new Map<string, { serverName: string; toolName: string }>();
+  const connectedTransports: Record<string, McpTransportKind> = {};
+  let closing: Promise<void> | undefined;
+
+  async function connect(config: McpServerConfig): Promise<ConnectionOutcome> {
+    let headers: Record<string, string>;
+    try {
+      headers = await resolveHeaders(config.name);
+    } catch (error) {
+      return { ok: false, message: `could not resolve headers: ${describeMcpError(error)}` };
+    }
+    try {
+      const server = await connectMcpServer(config.url, headers, options.connectTimeoutMs);
+      if (closing) {
+        await server.client.close().catch(() => {});
+        return { ok: false, message: "connection set is closed" };
+      }
+      connectedTransports[config.name] = server.transport;
+      return { ok: true, server };
+    } catch (error) {
+      return { ok: false, message: describeMcpError(error) };
+    }
+  }
+
+  function connection(serverName: string): Promise<ConnectionOutcome> {
+    const config = configs.get(serverName);
+    if (!config) return Promise.resolve({ ok: false, message: `unknown MCP server "${serverName}"` });
+    if (closing) return Promise.resolve({ ok: false, message: "connection set is closed" });
+    let outcome = connections.get(serverName);
+    if (!outcome) {
+      outcome = connect(config);
+      connections.set(serverName, outcome);
+    }
+    return outcome;
+  }
+
+  async function listServerTools(
+    config: McpServerConfig,
+    signal: AbortSignal | undefined,
+  ): Promise<McpToolDescriptor[] | McpServerFailure> {
+    const outcome = await waitOrAbort(connection(config.name), signal);
+    if (outcome === "aborted") return { serverName: config.name, message: "listing aborted" };
+    if (!outcome.ok) return { serverName: config.name, message: outcome.message };
+    try {
+      const tools = await listAllTools(outcome.server.client, options.callTimeoutMs, signal);
+      return tools.map((tool) => ({
+        name: qualifyMcpToolName(config.name, tool.name),
+        serverName: config.name,
+        toolName: tool.name,
+        description: tool.description ?? tool.title ?? tool.annotations?.title ?? "",
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+        readOnly: tool.annotations?.readOnlyHint === true,
+      }));
+    } catch (error) {
+      return { serverName: config.name, message: `listing tools failed: ${describeMcpError(error)}` };
+    }
+  }
+
+  return {
+    async listTools(signal) {
+      const perServer = await Promise.all([...configs.values()].map((config) => listServerTools(config, signal)));
+      const list: McpToolList = { tools: [], failures: [] };
+      for (const entry of perServer) {
+        if (Array.isArray(entry)) {
+          for (const tool of entry) knownTools.set(tool.name, { serverName: tool.serverName, toolName: tool.toolName });
+          list.tools.push(...entry);
+        } else {
+          list.failures.push(entry);
+        }
+      }
+      return list;
+    },
+
+    async callTool(qualifiedName, input, signal) {
+      if (signal?.aborted) return abortedResult();
+      const target = knownTools.get(qualifiedName) ?? splitMcpToolName(qualifiedName, configs.keys());
+      if (!target) return { content: `Unknown MCP tool "${qualifiedName}"`, isError: true };
+      const args = input ?? {};
+      if (!isPlainObject(args)) {
+        return { content: `Input of MCP tool "${qualifiedName}" must be a JSON object`, isError: true };
+      }
+      const outcome = await waitOrAbort(connection(target.serverName), signal);
+      if (outcome === "aborted") return abortedResult();
+      if (!outcome.ok) {
+        return { content: `MCP server "${target.serverName}" is unavailable: ${outcome.message}`, isError: true };
+      }
+      try {
+        const result = await outcome.server.client.callTool({ name: target.toolName, arguments: args }, undefined, {
+          timeout: options.callTimeoutMs,
+          ...(signal ? { signal } : {}),
+        });
+        // The default result schema was used, so this is a CallToolResult and not the legacy `toolResult` form.
+        const toolResult = result as CallToolResult;
+        return { content: mcpResultText(toolResult), isError: toolResult.isError === true };
+      } catch (error) {
+        if (signal?.aborted) return abortedResult();
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+          return {
+            content: `MCP tool "${qualifiedName}" timed out after ${options.callTimeoutMs} ms`,
+            isError: true,
+          };
+        }
+        return { content: `MCP tool "${qualifiedName}" failed: ${describeMcpError(error)}`, isError: true };
+      }
+    },
+
+    transports: () => ({ ...connectedTransports }),
+
+    close() {
+      closing ??= (async () => {
+        const outcomes = await Promise.all(connections.values());
+        await Promise.all(
+          outcomes.map((outcome) => (outcome.ok ? outcome.server.client.close().catch(() => {}) : undefined)),
+        );
+      })();
+      return closing;
+    },
+  };
+}
