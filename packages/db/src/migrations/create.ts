@@ -36,7 +36,12 @@ export async function createMigration(
   return withLock(dir, () => writeNextMigration(dir, name, connectionString, now));
 }
 
-async function writeNextMigration(dir: string, name: string, connectionString: string, now: Date): Promise<string | null> {
+async function writeNextMigration(
+  dir: string,
+  name: string,
+  connectionString: string,
+  now: Date,
+): Promise<string | null> {
   const schema = readSchemaFiles(dir);
   const merged = schema.map((f) => f.content).join("\n");
   const snapshotPath = join(dir, "migrations", SNAPSHOT);

@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import { type RunningPlatform, startPlatform } from "../../src/platform-process.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+
+let running: RunningPlatform | undefined;
+let database: TestDatabase | undefined;
+afterEach(async () => {
+  await running?.close();
+  await database?.drop();
+  running = undefined;
+  database = undefined;
+});
+
+async function start(env: Record<string, string>) {
+  database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), "ap-boot-"));
+  running = await startPlatform(
+    loadConfig({
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      SECRETS_KEY: randomBytes(32).toString("base64"),
+      PORT: "0",
+      ROLE: "api",
+      LOG_LEVEL: "silent",
+      ...env,
+    }),
+  );
+  return { dataDir, url: running.url! };
+}
+
+describe("bootstrap", () => {
+  it("makes BOOTSTRAP_API_KEY an admin key of a default project", async () => {
+    const key = `ap_${randomBytes(24).toString("base64url")}`;
+    const { url } = await start({ BOOTSTRAP_API_KEY: key });
+    const res = await fetch(`${url}/v1/platform/context`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.apiKey.role).toBe("admin");
+    expect(body.project.id).toBe(running!.bootstrap!.projectId);
+  });
+
+  it("generates a key on the first start with an empty database, saved to DATA_DIR/api-key with mode 0600", async () => {
+    const { dataDir, url } = await start({});
+    const file = join(dataDir, "api-key");
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const key = readFileSync(file, "utf8").trim();
+    expect(key).toBe(running!.bootstrap!.apiKey);
+    const res = await fetch(`${url}/v1/platform/context`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+  });
+});

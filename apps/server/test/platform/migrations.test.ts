@@ -1,0 +1,36 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { applyMigrations } from "@agent-platform/db";
+import pg from "pg";
+import { describe, expect, inject, it } from "vitest";
+
+describe("migrations", () => {
+  it("apply on an empty database, then are a no-op", async () => {
+    const name = `ap_mig_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: inject("pgAdminUrl") });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const u = new URL(inject("pgAdminUrl"));
+    u.pathname = `/${name}`;
+    try {
+      const all = readdirSync(join(import.meta.dirname, "..", "..", "..", "..", "prisma", "migrations"), {
+        withFileTypes: true,
+      })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort();
+      expect(await applyMigrations(u.toString())).toEqual(all);
+      expect(await applyMigrations(u.toString())).toEqual([]);
+      const client = new pg.Client({ connectionString: u.toString() });
+      await client.connect();
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+      );
+      await client.end();
+      expect(rows[0].n).toBe(all.length);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});

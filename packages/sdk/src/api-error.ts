@@ -1,0 +1,36 @@
+/** A non-2xx answer of the API, carrying the error envelope's fields. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | undefined,
+    readonly details: Record<string, unknown> | undefined,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  static fromResponse(status: number, body: unknown, headerRequestId: string | null): ApiError {
+    const error = (body as { error?: { code?: unknown; message?: unknown; requestId?: unknown; details?: unknown } })
+      ?.error;
+    if (error && typeof error.code === "string") {
+      return new ApiError(
+        status,
+        error.code,
+        typeof error.message === "string" ? error.message : error.code,
+        typeof error.requestId === "string" ? error.requestId : (headerRequestId ?? undefined),
+        error.details as Record<string, unknown> | undefined,
+      );
+    }
+    return new ApiError(status, `http.${status}`, `HTTP ${status}`, headerRequestId ?? undefined, undefined);
+  }
+}
+
+/** The request never got an HTTP answer (connection refused, reset, timeout). */
+export class ConnectionError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ConnectionError";
+  }
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import { type Contract, contract } from "@agent-platform/contract";
+import {
+  type AppRoute,
+  type AppRouter,
+  type ClientInferRequest,
+  type ClientInferResponseBody,
+  isAppRoute,
+} from "@ts-rest/core";
+import type { ZodTypeAny } from "zod";
+import { ApiError, ConnectionError } from "./api-error.js";
+import { encodeQuery, fillPath } from "./request-path.js";
+import { backoffDelay, isRetryableStatus, type RetryOptions, sleep } from "./retry.js";
+
+export interface ClientOptions {
+  /** e.g. `http://127.0.0.1:3000` */
+  baseUrl: string;
+  apiKey: string;
+  /** Retries of network failures and 408/429/502/503/504: GETs always, mutations only with an idempotency key. */
+  retry?: RetryOptions;
+  /** Send a generated `Idempotency-Key` with every mutating request, so retrying them is safe. Default true. */
+  autoIdempotencyKeys?: boolean;
+  /** Parse success bodies with the contract's Zod schemas (the same ones the server validates with). Default true. */
+  validateResponses?: boolean;
+  fetch?: typeof fetch;
+  headers?: Record<string, string>;
+}
+
+export interface RequestOptions {
+  /** `Idempotency-Key` header for this call (mutations). */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+type SuccessBody<R extends AppRoute> = ClientInferResponseBody<R, Extract<keyof R["responses"], SuccessStatus>>;
+type RequestArgs<R extends AppRoute> = Omit<
+  ClientInferRequest<R>,
+  "extraHeaders" | "fetchOptions" | "overrideClientOptions" | "cache" | "headers"
+> &
+  RequestOptions;
+type AllOptional<T> = Partial<T> extends T ? true : false;
+
+export type RouteMethod<R extends AppRoute> =
+  AllOptional<RequestArgs<R>> extends true
+    ? (args?: RequestArgs<R>) => Promise<SuccessBody<R>>
+    : (args: RequestArgs<R>) => Promise<SuccessBody<R>>;
+
+export type TypedClient<T extends AppRouter> = {
+  [K in keyof T]: T[K] extends AppRoute ? RouteMethod<T[K]> : T[K] extends AppRouter ? TypedClient<T[K]> : never;
+};
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+interface CallArgs extends RequestOptions {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+function buildCall(route: AppRoute, options: Required<Pick<ClientOptions, "baseUrl" | "apiKey">> & ClientOptions) {
+  const doFetch = options.fetch ?? fetch;
+  const retries = options.retry?.retries ?? 2;
+  const baseDelayMs = options.retry?.baseDelayMs ?? 250;
+  const base = options.baseUrl.replace(/\/+$/, "");
+  return async (args: CallArgs = {}) => {
+    const url = base + fillPath(route.path, args.params) + encodeQuery(args.query);
+    const mutating = MUTATING.has(route.method);
+    const idempotencyKey =
+      args.idempotencyKey ?? (mutating && options.autoIdempotencyKeys !== false ? randomUUID() : undefined);
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${options.apiKey}`,
+      Accept: "application/json",
+      ...options.headers,
+      ...args.headers,
+    };
+    if (idempotencyKey && mutating) headers["Idempotency-Key"] = idempotencyKey;
+    const hasBody = route.method !== "GET" && args.body !== undefined;
+    if (hasBody) headers["Content-Type"] = "application/json";
+    const canRetry = !mutating || idempotencyKey !== undefined;
+
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      try {
+        response = await doFetch(url, {
+          method: route.method,
+          headers,
+          body: hasBody ? JSON.stringify(args.body) : undefined,
+          signal: args.signal,
+        });
+      } catch (error) {
+        if (args.signal?.aborted) throw error;
+        if (canRetry && attempt < retries) {
+          await sleep(backoffDelay(attempt, baseDelayMs, null), args.signal);
+          continue;
+        }
+        throw new ConnectionError(`${route.method} ${url} failed: ${(error as Error).message}`, { cause: error });
+      }
+      if (response.ok) {
+        if (response.status === 204) return undefined;
+        const body: unknown = await response.json();
+        const schema = route.responses[response.status] as ZodTypeAny | undefined;
+        return options.validateResponses !== false && schema && typeof schema.parse === "function"
+          ? schema.parse(body)
+          : body;
+      }
+      if (canRetry && attempt < retries && isRetryableStatus(response.status)) {
+        await response.body?.cancel();
+        await sleep(backoffDelay(attempt, baseDelayMs, response.headers.get("retry-after")), args.signal);
+        continue;
+      }
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      throw ApiError.fromResponse(response.status, body, response.headers.get("x-request-id"));
+    }
+  };
+}
+
+function buildClient<T extends AppRouter>(router: T, options: ClientOptions): TypedClient<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, node] of Object.entries(router)) {
+    out[key] = isAppRoute(node) ? buildCall(node, options) : buildClient(node as AppRouter, options);
+  }
+  return out as TypedClient<T>;
+}
+
+export type AgentPlatformClient = TypedClient<Contract>;
+
+/**
+ * A typed client of every /v1 route: `client.<area>.<operation>({ params, query, body })` resolves to the success
+ * body or throws `ApiError` (code, status, requestId, details).
+ */
+export function createClient(options: ClientOptions): AgentPlatformClient {
+  return buildClient(contract, options);
+}

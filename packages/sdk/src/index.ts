@@ -1,0 +1,11 @@
+export * from "@agent-platform/contract";
+export { ApiError, ConnectionError } from "./api-error.js";
+export {
+  type AgentPlatformClient,
+  type ClientOptions,
+  createClient,
+  type RequestOptions,
+  type TypedClient,
+} from "./client.js";
+export { newIdempotencyKey } from "./idempotency.js";
+export { type CursorPageLike, paginate } from "./paginate.js";
