@@ -5,7 +5,6 @@ export default defineConfig({
   resolve: { alias: workspaceAliases },
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/runtime/**"],
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
