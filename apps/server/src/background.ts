@@ -1,4 +1,5 @@
 import type { AppContext } from "./context.js";
+import { startIdempotencyCleanup } from "./http/idempotency-cleanup.js";
 
 export interface BackgroundHandle {
   stop(): Promise<void>;
@@ -7,7 +8,7 @@ export interface BackgroundHandle {
 type BackgroundTask = (ctx: AppContext) => Promise<BackgroundHandle>;
 
 /** Background work of the `worker` role. Each area registers its loop here (session turns, idempotency cleanup…). */
-const tasks: BackgroundTask[] = [];
+const tasks: BackgroundTask[] = [startIdempotencyCleanup];
 
 export async function startBackground(ctx: AppContext): Promise<BackgroundHandle> {
   const handles = await Promise.all(tasks.map((task) => task(ctx)));
