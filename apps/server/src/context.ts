@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { SecretBox } from "./crypto/secret-box.js";
 import type { UrlSigner } from "./crypto/url-signer.js";
+import type { ApiKeyCache } from "./http/api-key-cache.js";
 
 /** What services need from the process: database, configuration, logger and keys. Built once in main. */
 export interface AppContext {
@@ -11,4 +12,6 @@ export interface AppContext {
   logger: Logger;
   secrets: SecretBox;
   signer: UrlSigner;
+  /** Resolved API keys (invalidated on revocation across processes). */
+  apiKeys: ApiKeyCache;
 }

@@ -10,6 +10,7 @@ import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { SecretBox } from "./crypto/secret-box.js";
 import { UrlSigner } from "./crypto/url-signer.js";
+import { ApiKeyCache } from "./http/api-key-cache.js";
 import { createLogger } from "./logger.js";
 import { resolveSecretsKey } from "./secrets-key.js";
 
@@ -32,12 +33,14 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   if (applied.length) logger.info({ applied }, "migrations applied");
   const secretsKey = resolveSecretsKey(config);
   const db = connectDatabase(connectionString);
+  const apiKeys = new ApiKeyCache(connectionString, logger);
   const ctx: AppContext = {
     db,
     config,
     logger,
     secrets: new SecretBox(secretsKey),
     signer: new UrlSigner(createHmac("sha256", Buffer.from(secretsKey, "base64")).update("url-signing").digest()),
+    apiKeys,
   };
   const boot = await bootstrap(db.prisma, config.bootstrapApiKey);
   if (boot?.generated && boot.apiKey) {
@@ -49,6 +52,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   let server: Server | undefined;
   let url: string | undefined;
   if (config.role !== "worker") {
+    await apiKeys.listen();
     const app = createApp(ctx);
     server = await new Promise<Server>((ok, fail) => {
       const s = app.listen(config.port, config.host, () => ok(s));
@@ -73,6 +77,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
         server.closeAllConnections();
       });
       await background?.stop();
+      await apiKeys.close();
       await db.close();
       await embedded?.stop();
     },

@@ -1,4 +1,5 @@
 import type { Database } from "@agent-platform/db";
+import type { AppContext } from "../context.js";
 import { generateApiKey, hashApiKey } from "../http/api-key-hash.js";
 import { AppError } from "../http/app-error.js";
 import type { AuthContext } from "../http/auth-context.js";
@@ -45,11 +46,13 @@ export async function listApiKeys(prisma: Database, auth: AuthContext, limit: nu
   return pageOf(rows, limit, {}, (r) => r.id, toApiKey);
 }
 
-export async function revokeApiKey(prisma: Database, auth: AuthContext, id: string) {
+export async function revokeApiKey(ctx: AppContext, auth: AuthContext, id: string) {
+  const prisma = ctx.db.prisma;
   const existing = await prisma.apiKey.findFirst({ where: { id, workspaceId: auth.workspaceId } });
   if (!existing) throw new AppError("api_key.not_found", `API key ${id} was not found`);
   const row = existing.revokedAt
     ? existing
     : await prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  await ctx.apiKeys.publishChange(ctx.db.pool, id);
   return toApiKey(row);
 }

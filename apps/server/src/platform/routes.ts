@@ -33,7 +33,7 @@ export function platformRoutes(ctx: AppContext) {
       }),
       revoke: async ({ req, params }) => ({
         status: 200,
-        body: await revokeApiKey(prisma, requireAdmin(req), params.id),
+        body: await revokeApiKey(ctx, requireAdmin(req), params.id),
       }),
     }),
   };

@@ -1,0 +1,76 @@
+import pg from "pg";
+import type { Logger } from "pino";
+import type { AuthContext } from "./auth-context.js";
+
+const CHANNEL = "api_keys_changed";
+const TTL_MS = 30_000;
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  auth: AuthContext;
+  expiresAt: number;
+}
+
+/**
+ * Resolved API keys by hash, so an authenticated request costs no database round trip. A revocation invalidates the
+ * entry in this process at once and in every other process through NOTIFY; the TTL bounds staleness if a notification
+ * is ever missed (the listener also flushes everything when it reconnects).
+ */
+export class ApiKeyCache {
+  private readonly entries = new Map<string, Entry>();
+  private listener: pg.Client | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly logger: Logger,
+  ) {}
+
+  get(hash: string, now = Date.now()): AuthContext | undefined {
+    const entry = this.entries.get(hash);
+    if (!entry) return undefined;
+    if (entry.expiresAt < now) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    return entry.auth;
+  }
+
+  set(hash: string, auth: AuthContext, now = Date.now()): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(hash, { auth, expiresAt: now + TTL_MS });
+  }
+
+  invalidateKey(keyId: string): void {
+    for (const [hash, entry] of this.entries) if (entry.auth.keyId === keyId) this.entries.delete(hash);
+  }
+
+  /** Tells every process (this one included) that a key changed. */
+  async publishChange(db: { query(sql: string, values: unknown[]): Promise<unknown> }, keyId: string): Promise<void> {
+    this.invalidateKey(keyId);
+    await db.query("SELECT pg_notify($1, $2)", [CHANNEL, keyId]);
+  }
+
+  async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on("notification", (message) => {
+      if (message.channel === CHANNEL && message.payload) this.invalidateKey(message.payload);
+    });
+    client.on("error", (err) => {
+      this.logger.warn({ err }, "api key listener lost its connection");
+      this.entries.clear();
+      this.listener = undefined;
+      void client.end().catch(() => {});
+      if (!this.closed) setTimeout(() => void this.listen().catch(() => {}), 1000).unref();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    this.entries.clear();
+    this.listener = client;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.listener?.end().catch(() => {});
+  }
+}
