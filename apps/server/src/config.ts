@@ -23,7 +23,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port number: ${env.PORT}`);
   return {
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: resolve(env.DATA_DIR ?? "./.data"),
+    // pnpm runs scripts inside the package folder; relative paths mean the folder the command was typed in.
+    dataDir: resolve(env.INIT_CWD ?? process.cwd(), env.DATA_DIR ?? ".data"),
     port,
     host: env.HOST ?? "127.0.0.1",
     role,

@@ -1,4 +1,5 @@
 // `pnpm db:migration <name>`: writes the next migration from the difference between the schema and the last migration.
+import { resolve } from "node:path";
 import { startEmbeddedPostgres } from "../embedded.js";
 import { createMigration } from "../migrations/create.js";
 
@@ -8,7 +9,11 @@ if (!name) {
   process.exit(2);
 }
 const url = process.env.DATABASE_URL;
-const embedded = url ? undefined : await startEmbeddedPostgres({ dataDir: process.env.DATA_DIR ?? ".data" });
+const embedded = url
+  ? undefined
+  : await startEmbeddedPostgres({
+      dataDir: resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DATA_DIR ?? ".data"),
+    });
 let folder: string | null;
 try {
   folder = await createMigration(name, url ?? embedded!.connectionString);
