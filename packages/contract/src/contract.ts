@@ -2,12 +2,14 @@ import { c } from "./common/router.js";
 import { apiKeysContract } from "./platform/api-keys.js";
 import { platformContract } from "./platform/context.js";
 import { projectsContract } from "./platform/projects.js";
+import { skillsContract } from "./skills/routes.js";
 
 /** Every /v1 route. Server, SDK and OpenAPI derive from this one object. */
 export const contract = c.router({
   platform: platformContract,
   projects: projectsContract,
   apiKeys: apiKeysContract,
+  skills: skillsContract,
 });
 
 export type Contract = typeof contract;

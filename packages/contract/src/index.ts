@@ -3,3 +3,4 @@ export { type Contract, contract } from "./contract.js";
 export { API_VERSION, buildOpenApiDocument } from "./openapi.js";
 export * from "./agents/index.js";
 export * from "./platform/index.js";
+export * from "./skills/index.js";

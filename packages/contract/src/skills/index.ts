@@ -1,0 +1,3 @@
+export * from "./paths.js";
+export * from "./routes.js";
+export * from "./schemas.js";
