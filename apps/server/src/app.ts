@@ -13,6 +13,7 @@ import { PUBLIC_PREFIX, publicRoutes } from "./http/public-routes.js";
 import { requestIdAndLog } from "./http/request-id.js";
 import { requestValidationErrorHandler } from "./http/request-validation.js";
 import { platformRoutes } from "./platform/routes.js";
+import { registerSkillsRoutes } from "./skills/routes.js";
 
 export function createApp(ctx: AppContext): express.Express {
   const app = express();
@@ -31,6 +32,7 @@ export function createApp(ctx: AppContext): express.Express {
   createExpressEndpoints(contract.platform, platform.platform, app, options);
   createExpressEndpoints(contract.projects, platform.projects, app, options);
   createExpressEndpoints(contract.apiKeys, platform.apiKeys, app, options);
+  registerSkillsRoutes(app, ctx, options);
 
   app.use(unknownRoute(contract));
   app.use(errorHandler(ctx.logger));

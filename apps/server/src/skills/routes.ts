@@ -1,0 +1,84 @@
+import { skillsContract } from "@agent-platform/contract";
+import { createExpressEndpoints, initServer, type TsRestExpressOptions } from "@ts-rest/express";
+import type { Express, RequestHandler } from "express";
+import type { AppContext } from "../context.js";
+import { authOf } from "../http/auth-context.js";
+import { signSkillFileUrl } from "./file-links.js";
+import {
+  archiveSkill,
+  createSkill,
+  getSkill,
+  getSkillContent,
+  listSkills,
+  listSkillVersions,
+  publishSkill,
+} from "./skills-service.js";
+
+const { downloadFile: _servedWithoutKey, ...skillsApi } = skillsContract;
+
+/** The authenticated skills routes; `downloadFile` is served by `skillFileDownloads` under the public prefix. */
+export const skillsApiContract = skillsApi;
+
+const s = initServer();
+
+export function skillsRoutes(ctx: AppContext) {
+  const prisma = ctx.db.prisma;
+  return s.router(skillsApiContract, {
+    create: async ({ req, body }) => ({ status: 201, body: await createSkill(prisma, authOf(req), body) }),
+    publish: async ({ req, params, body }) => ({
+      status: 200,
+      body: await publishSkill(prisma, authOf(req), params.id, body),
+    }),
+    list: async ({ req, query }) => ({ status: 200, body: await listSkills(prisma, authOf(req), query) }),
+    get: async ({ req, params, query }) => ({
+      status: 200,
+      body: await getSkill(prisma, authOf(req), params.id, query.version),
+    }),
+    listVersions: async ({ req, params, query }) => ({
+      status: 200,
+      body: await listSkillVersions(prisma, authOf(req), params.id, query.limit, query.cursor),
+    }),
+    getContent: async ({ req, params, query }) => ({
+      status: 200,
+      body: await getSkillContent(prisma, authOf(req), params.id, query.version),
+    }),
+    getFileUrl: async ({ req, params, query }) => ({
+      status: 200,
+      body: await signSkillFileUrl(ctx, authOf(req), {
+        id: params.id,
+        path: params.path,
+        version: query.version,
+        requestOrigin: `${req.protocol}://${req.get("host")}`,
+      }),
+    }),
+    archive: async ({ req, params }) => ({ status: 200, body: await archiveSkill(prisma, authOf(req), params.id) }),
+  });
+}
+
+const FILE_URL_PATH = /^(\/v1\/skills\/[^/]+\/files\/)(.+)$/i;
+
+/**
+ * `GET /v1/skills/:id/files/*path`: Express 4 cannot match one named parameter across `/`, so a file path sent with
+ * literal slashes (`…/files/scripts/run.py`, what the SDK sends) is rewritten to its single-segment form
+ * (`…/files/scripts%2Frun.py`, what OpenAPI clients send) before routing; both reach the same ts-rest route with
+ * `params.path` = `scripts/run.py`.
+ */
+export const fileUrlPathAsOneSegment: RequestHandler = (req, _res, next) => {
+  const q = req.url.indexOf("?");
+  const pathname = q === -1 ? req.url : req.url.slice(0, q);
+  const match = FILE_URL_PATH.exec(pathname);
+  if (match?.[2]?.includes("/")) {
+    req.url = `${match[1]}${match[2].replaceAll("/", "%2F")}${q === -1 ? "" : req.url.slice(q)}`;
+  }
+  next();
+};
+
+/** Registers the skills routes on the app (behind the API key middleware). */
+export function registerSkillsRoutes(
+  app: Express,
+  ctx: AppContext,
+  options: TsRestExpressOptions<typeof skillsApiContract>,
+): void {
+  app.get("/v1/skills/:id/files/*", fileUrlPathAsOneSegment);
+  createExpressEndpoints(skillsApiContract, skillsRoutes(ctx), app, options);
+}
