@@ -1,7 +1,9 @@
 import { contract } from "@agent-platform/contract";
 import { createExpressEndpoints } from "@ts-rest/express";
 import express from "express";
+import { artifactsRoutes } from "./artifacts/routes.js";
 import type { AppContext } from "./context.js";
+import { governanceRoutes } from "./governance/routes.js";
 import { authenticate } from "./http/authenticate.js";
 import { docsRouter } from "./http/docs.js";
 import { errorHandler } from "./http/error-envelope.js";
@@ -32,6 +34,8 @@ export function createApp(ctx: AppContext): express.Express {
   createExpressEndpoints(contract.platform, platform.platform, app, options);
   createExpressEndpoints(contract.projects, platform.projects, app, options);
   createExpressEndpoints(contract.apiKeys, platform.apiKeys, app, options);
+  createExpressEndpoints(contract.governance, governanceRoutes(ctx), app, options);
+  createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), app, options);
   registerSkillsRoutes(app, ctx, options);
 
   app.use(unknownRoute(contract));

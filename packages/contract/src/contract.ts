@@ -1,4 +1,6 @@
+import { artifactsContract } from "./artifacts/artifacts.js";
 import { c } from "./common/router.js";
+import { governanceContract } from "./governance/egress-policy.js";
 import { apiKeysContract } from "./platform/api-keys.js";
 import { platformContract } from "./platform/context.js";
 import { projectsContract } from "./platform/projects.js";
@@ -9,6 +11,8 @@ export const contract = c.router({
   platform: platformContract,
   projects: projectsContract,
   apiKeys: apiKeysContract,
+  artifacts: artifactsContract,
+  governance: governanceContract,
   skills: skillsContract,
 });
 
