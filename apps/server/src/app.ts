@@ -1,6 +1,7 @@
 import { contract } from "@agent-platform/contract";
 import { createExpressEndpoints } from "@ts-rest/express";
 import express from "express";
+import { agentRoutes } from "./agents/routes.js";
 import { artifactsRoutes } from "./artifacts/routes.js";
 import type { AppContext } from "./context.js";
 import { governanceRoutes } from "./governance/routes.js";
@@ -34,6 +35,7 @@ export function createApp(ctx: AppContext): express.Express {
   createExpressEndpoints(contract.platform, platform.platform, app, options);
   createExpressEndpoints(contract.projects, platform.projects, app, options);
   createExpressEndpoints(contract.apiKeys, platform.apiKeys, app, options);
+  createExpressEndpoints(contract.agents, agentRoutes(ctx), app, options);
   createExpressEndpoints(contract.governance, governanceRoutes(ctx), app, options);
   createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), app, options);
   registerSkillsRoutes(app, ctx, options);

@@ -1,3 +1,4 @@
+import { agentsContract } from "./agents/routes.js";
 import { artifactsContract } from "./artifacts/artifacts.js";
 import { c } from "./common/router.js";
 import { governanceContract } from "./governance/egress-policy.js";
@@ -11,6 +12,7 @@ export const contract = c.router({
   platform: platformContract,
   projects: projectsContract,
   apiKeys: apiKeysContract,
+  agents: agentsContract,
   artifacts: artifactsContract,
   governance: governanceContract,
   skills: skillsContract,

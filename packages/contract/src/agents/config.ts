@@ -2,7 +2,12 @@ import { z } from "zod";
 import { Description, IdOrName, MetadataSchema, Name } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
 import { ModelRefSchema } from "./model.js";
-import { AgentToolSchema, ToolPermissionsSchema } from "./tools.js";
+import { AgentToolSchema, boundedJsonObject, ToolPermissionsSchema } from "./tools.js";
+
+/** A version number (versions are PostgreSQL integers). */
+export const AgentVersionNumber = z.number().int().min(1).max(2_147_483_647);
+
+const NOT_EMPTY = "an empty object is not a value; omit the field to keep the current one";
 
 const unique = <T>(key: (item: T) => string, what: string) => ({
   check: (items: T[]) => new Set(items.map(key)).size === items.length,
@@ -28,9 +33,15 @@ export const HeadersSchema = z
       .min(1)
       .max(256)
       .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "not a valid HTTP header name"),
-    z.string().max(8192),
+    z
+      .string()
+      .max(8192)
+      .regex(/^[^\r\n\0]*$/, "header values cannot contain line breaks"),
   )
-  .refine((h) => Object.keys(h).length <= LIMITS.mcpHeaders, { message: `at most ${LIMITS.mcpHeaders} headers` });
+  .refine((h) => Object.keys(h).length <= LIMITS.mcpHeaders, { message: `at most ${LIMITS.mcpHeaders} headers` })
+  .refine((h) => new Set(Object.keys(h).map((k) => k.toLowerCase())).size === Object.keys(h).length, {
+    message: "header names are case-insensitive: each may appear once",
+  });
 
 const HttpUrl = z
   .string()
@@ -55,12 +66,12 @@ export const McpServerSchema = z.object({
 // ---- references ----
 
 export const SkillRefSchema = z
-  .object({ skillId: z.string().min(1).max(64), version: z.number().int().min(1) })
+  .object({ skillId: z.string().min(1).max(64), version: AgentVersionNumber })
   .strict()
   .describe("A skill pinned by version");
 
 export const ServerlessToolRefSchema = z
-  .object({ toolId: z.string().min(1).max(64), version: z.number().int().min(1) })
+  .object({ toolId: z.string().min(1).max(64), version: AgentVersionNumber })
   .strict()
   .describe("A serverless tool pinned by version");
 
@@ -74,6 +85,7 @@ export const EgressPolicySchema = z
     deniedDomains: z.array(z.string().min(1).max(253)).max(256).optional().describe("Hosts never reachable"),
   })
   .strict()
+  .refine((p) => Object.keys(p).length > 0, { message: NOT_EMPTY })
   .describe("Narrows the workspace egress policy; it can never relax it");
 
 export const MemoryModeSchema = z.enum(["read-only", "read-write"]);
@@ -94,12 +106,23 @@ export const DefaultsResourceSchema = z.object({
 
 export const DefaultsInputSchema = z
   .object({
-    environmentId: z.string().min(1).max(64).optional(),
-    vaultIds: z.array(IdOrName).max(LIMITS.defaultsVaults).optional().describe("Vault ids or names"),
-    resources: z.array(DefaultsResourceInputSchema).max(LIMITS.defaultsResources).optional(),
+    environmentId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("Environment id (`env_…`); absent means the project's default environment"),
+    vaultIds: uniqueBy(z.array(IdOrName).max(LIMITS.defaultsVaults), (v) => v, "vaults")
+      .optional()
+      .describe("Vault ids (`vault_…`) or names; stored and returned as ids"),
+    resources: uniqueBy(
+      z.array(DefaultsResourceInputSchema).max(LIMITS.defaultsResources),
+      (r) => r.memoryStoreId,
+      "memory stores",
+    ).optional(),
   })
   .strict()
-  .refine((d) => Object.keys(d).length > 0, { message: "an empty object is not a value; omit the field or send null" });
+  .refine((d) => Object.keys(d).length > 0, { message: `${NOT_EMPTY}; send null to clear the defaults` });
 
 export const DefaultsSchema = z.object({
   environmentId: z.string().optional(),
@@ -112,7 +135,7 @@ export const DefaultsSchema = z.object({
 export const RosterEntryInputSchema = z
   .object({
     agentId: z.string().min(1).max(64),
-    version: z.number().int().min(1).optional().describe("Pinned version; current version at write time when omitted"),
+    version: AgentVersionNumber.optional().describe("Pinned version; current version at write time when omitted"),
     role: z
       .string()
       .max(LIMITS.rosterRoleLength)
@@ -120,7 +143,9 @@ export const RosterEntryInputSchema = z
     mode: z.enum(["foreground", "background"]),
     readonly: z.boolean().optional(),
     model: ModelRefSchema.optional(),
-    outputSchema: z.record(z.unknown()).optional(),
+    outputSchema: boundedJsonObject(LIMITS.agentJsonSchemaBytes)
+      .optional()
+      .describe("JSON Schema of the expected output, injected into the delegation tool description"),
   })
   .strict();
 
@@ -130,7 +155,12 @@ export const MultiagentInputSchema = z
   .object({
     type: z.literal("coordinator"),
     roster: uniqueBy(z.array(RosterEntryInputSchema).min(1).max(LIMITS.rosterEntries), (e) => e.role, "roster roles"),
-    budget: z.object({ maxDelegations: z.number().int().min(0).max(10_000) }).strict().optional(),
+    budget: z
+      .object({
+        maxDelegations: z.number().int().min(0).max(10_000).describe("Ceiling on spawns in the whole delegation tree"),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -181,7 +211,11 @@ export const agentConfigFields = {
   mcpServers: uniqueBy(z.array(McpServerInputSchema).max(LIMITS.agentMcpServers), (s) => s.name, "MCP server names"),
   toolPermissions: ToolPermissionsSchema,
   skills: uniqueBy(z.array(SkillRefSchema).max(LIMITS.agentSkills), (s) => s.skillId, "skills"),
-  knowledgeBases: uniqueBy(z.array(z.string().min(1).max(64)).max(LIMITS.agentKnowledgeBases), (k) => k, "knowledge bases"),
+  knowledgeBases: uniqueBy(
+    z.array(z.string().min(1).max(64)).max(LIMITS.agentKnowledgeBases),
+    (k) => k,
+    "knowledge bases",
+  ),
   serverlessTools: uniqueBy(
     z.array(ServerlessToolRefSchema).max(LIMITS.agentServerlessTools),
     (s) => s.toolId,
@@ -224,7 +258,7 @@ export const CreateAgentSchema = z
  */
 export const UpdateAgentSchema = z
   .object({
-    version: z.number().int().min(1).describe("The current version you expect (optimistic lock)"),
+    version: AgentVersionNumber.describe("The current version you expect (optimistic lock)"),
     name: agentConfigFields.name.optional(),
     description: agentConfigFields.description,
     model: agentConfigFields.model.optional(),
@@ -274,3 +308,4 @@ export type UpdateAgentInput = z.infer<typeof UpdateAgentSchema>;
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 export type McpServerInput = z.infer<typeof McpServerInputSchema>;
 export type RosterEntry = z.infer<typeof RosterEntrySchema>;
+export type RosterEntryInput = z.infer<typeof RosterEntryInputSchema>;

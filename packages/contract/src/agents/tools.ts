@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../common/limits.js";
 
 /**
  * Built-in tools an agent can list in `tools` by name. `readOnly` tools never change anything outside the session
@@ -20,15 +21,31 @@ export const BUILTIN_TOOL_NAMES = Object.keys(BUILTIN_TOOLS) as [BuiltinToolName
 
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export const JsonSchemaObject = z
-  .record(z.unknown())
+/** A JSON object bounded by the size of its serialisation (JSON Schemas carried in agent configurations). */
+export function boundedJsonObject(maxBytes: number) {
+  return z.record(z.unknown()).refine((value) => new TextEncoder().encode(JSON.stringify(value)).length <= maxBytes, {
+    message: `at most ${maxBytes} bytes of JSON`,
+  });
+}
+
+export const JsonSchemaObject = boundedJsonObject(LIMITS.agentJsonSchemaBytes)
   .refine((s) => s.type === undefined || s.type === "object", { message: "inputSchema must describe an object" })
   .describe("JSON Schema of the tool input (an object schema)");
+
+/** Tool names the platform generates itself: a custom tool may not take them. */
+export const DELEGATION_TOOL_PREFIX = "delegate_to_";
 
 export const CustomToolSchema = z
   .object({
     type: z.literal("custom"),
-    name: z.string().regex(TOOL_NAME_PATTERN, "letters, digits, `_` and `-`, 1 to 64 characters"),
+    name: z
+      .string()
+      .regex(TOOL_NAME_PATTERN, "letters, digits, `_` and `-`, 1 to 64 characters")
+      .refine((n) => !(n in BUILTIN_TOOLS), { message: "is the name of a built-in tool" })
+      .refine((n) => !n.includes("__"), { message: "must not contain `__` (reserved for MCP tools)" })
+      .refine((n) => !n.startsWith(DELEGATION_TOOL_PREFIX), {
+        message: `must not start with \`${DELEGATION_TOOL_PREFIX}\` (reserved for delegation tools)`,
+      }),
     description: z.string().min(1).max(4000),
     inputSchema: JsonSchemaObject,
   })

@@ -12,6 +12,7 @@ export const LIMITS = {
   agentServerlessTools: 64,
   agentKnowledgeBases: 20,
   agentMcpServers: 32,
+  agentJsonSchemaBytes: 64 * 1024,
   mcpHeaders: 32,
   defaultsVaults: 16,
   defaultsResources: 16,

@@ -1,0 +1,155 @@
+import type { AgentConfig } from "@agent-platform/contract";
+import { type Database, Prisma } from "@agent-platform/db";
+import type { AppContext } from "../context.js";
+import { AppError } from "../http/app-error.js";
+import { newId } from "../ids.js";
+import { type AgentDraft, finalizeConfig } from "./agent-draft.js";
+import { applyCredentialPlan, type CredentialPlan, copyCredentials } from "./mcp-credentials.js";
+import { type AgentSnapshot, rememberSnapshot } from "./version-snapshots.js";
+
+export interface AgentHead {
+  id: string;
+  projectId: string;
+  currentVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+  archivedAt: Date | null;
+}
+
+type Tx = Prisma.TransactionClient;
+
+export interface Published {
+  head: AgentHead;
+  snapshot: AgentSnapshot;
+}
+
+export const HEAD_COLUMNS = Prisma.sql`"id", "projectId", "currentVersion", "createdAt", "updatedAt", "archivedAt"`;
+
+export const agentNotFound = (agentId: string) => new AppError("agent.not_found", `Agent ${agentId} was not found`);
+
+const archived = (agentId: string) =>
+  new AppError("agent.archived", `Agent ${agentId} is archived; duplicate it to get an active copy`);
+
+const versionConflict = (agentId: string, expected: number, current: number) =>
+  new AppError(
+    "agent.version_conflict",
+    `Agent ${agentId} is at version ${current}, not ${expected}: read it again and resend your change`,
+  );
+
+export async function requireHead(db: Database | Tx, projectId: string, agentId: string): Promise<AgentHead> {
+  const head = await db.agent.findFirst({
+    where: { id: agentId, projectId },
+    select: { id: true, projectId: true, currentVersion: true, createdAt: true, updatedAt: true, archivedAt: true },
+  });
+  if (!head) throw agentNotFound(agentId);
+  return head;
+}
+
+/** A write needs an active agent whose current version is the one the caller expects. */
+export function assertWritable(head: AgentHead, expectedVersion?: number): void {
+  if (head.archivedAt) throw archived(head.id);
+  if (expectedVersion !== undefined && head.currentVersion !== expectedVersion) {
+    throw versionConflict(head.id, expectedVersion, head.currentVersion);
+  }
+}
+
+/** Why the guarded UPDATE matched no row: gone, archived, or moved past the expected version. */
+async function refusal(tx: Tx, projectId: string, agentId: string, expectedVersion: number): Promise<AppError> {
+  const head = await tx.agent.findFirst({
+    where: { id: agentId, projectId },
+    select: { currentVersion: true, archivedAt: true },
+  });
+  if (!head) return agentNotFound(agentId);
+  if (head.archivedAt) return archived(agentId);
+  return versionConflict(agentId, expectedVersion, head.currentVersion);
+}
+
+interface Guard {
+  projectId: string;
+  agentId: string;
+  expectedVersion: number;
+}
+
+/**
+ * Publishes `current + 1` under the optimistic lock: the version bump is one guarded UPDATE (it matches only while the
+ * agent is active and at the expected version), in the same short transaction as the snapshot and the credentials. Of
+ * two racing writes with the same expected version, the second UPDATE waits for the first and then matches nothing.
+ */
+export async function publishVersion(
+  ctx: AppContext,
+  guard: Guard,
+  draft: AgentDraft,
+  plan: CredentialPlan,
+): Promise<Published> {
+  const { projectId, agentId, expectedVersion } = guard;
+  const result = await ctx.db.prisma.$transaction(async (tx) => {
+    const bumped = await tx.$queryRaw<AgentHead[]>`
+      UPDATE agents SET "currentVersion" = "currentVersion" + 1, "name" = ${draft.name}, "updatedAt" = now()
+      WHERE "id" = ${agentId} AND "projectId" = ${projectId} AND "currentVersion" = ${expectedVersion}
+        AND "archivedAt" IS NULL
+      RETURNING ${HEAD_COLUMNS}`;
+    if (bumped.length === 0) throw await refusal(tx, projectId, agentId, expectedVersion);
+    const head = bumped[0]!;
+    const config = finalizeConfig(draft, await applyCredentialPlan(tx, ctx, agentId, plan));
+    return { head, snapshot: await insertVersion(tx, agentId, head.currentVersion, config, head.updatedAt) };
+  });
+  return { head: result.head, snapshot: rememberSnapshot(result.snapshot) };
+}
+
+/** A change of header values only: the sealed store changes under the same lock, and no version is published. */
+export async function writeCredentialsOnly(
+  ctx: AppContext,
+  guard: Guard,
+  plan: CredentialPlan,
+): Promise<{ head: AgentHead; headerKeys: Map<string, string[]> }> {
+  const { projectId, agentId, expectedVersion } = guard;
+  return ctx.db.prisma.$transaction(async (tx) => {
+    const touched = await tx.$queryRaw<AgentHead[]>`
+      UPDATE agents SET "updatedAt" = now()
+      WHERE "id" = ${agentId} AND "projectId" = ${projectId} AND "currentVersion" = ${expectedVersion}
+        AND "archivedAt" IS NULL
+      RETURNING ${HEAD_COLUMNS}`;
+    if (touched.length === 0) throw await refusal(tx, projectId, agentId, expectedVersion);
+    return { head: touched[0]!, headerKeys: await applyCredentialPlan(tx, ctx, agentId, plan) };
+  });
+}
+
+/** Credentials of a new agent: the create body's headers, or a copy of another agent's sealed store (duplicate). */
+export type NewCredentials = { plan: CredentialPlan } | { copyFrom: string; servers: string[] };
+
+/** Creates an agent at version 1. */
+export async function insertAgent(
+  ctx: AppContext,
+  projectId: string,
+  draft: AgentDraft,
+  credentials: NewCredentials,
+): Promise<Published> {
+  const id = newId("agent");
+  const result = await ctx.db.prisma.$transaction(async (tx) => {
+    const now = new Date();
+    const head = await tx.agent.create({
+      data: { id, projectId, name: draft.name, currentVersion: 1, createdAt: now, updatedAt: now },
+    });
+    const keys =
+      "plan" in credentials
+        ? await applyCredentialPlan(tx, ctx, id, credentials.plan)
+        : await copyCredentials(tx, credentials.copyFrom, id, credentials.servers);
+    const snapshot = await insertVersion(tx, id, 1, finalizeConfig(draft, keys), now);
+    return { head, snapshot };
+  });
+  return { head: result.head, snapshot: rememberSnapshot(result.snapshot) };
+}
+
+/** A version's publish time is the agent's `updatedAt` of the write that published it. */
+async function insertVersion(
+  tx: Tx,
+  agentId: string,
+  version: number,
+  config: AgentConfig,
+  publishedAt: Date,
+): Promise<AgentSnapshot> {
+  await tx.agentVersion.create({
+    data: { agentId, version, config: config as unknown as Prisma.InputJsonValue, createdAt: publishedAt },
+  });
+  return { agentId, version, config, publishedAt };
+}

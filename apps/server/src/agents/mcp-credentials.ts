@@ -1,0 +1,117 @@
+import type { Database, Prisma } from "@agent-platform/db";
+import type { AppContext } from "../context.js";
+import type { AgentDraft } from "./agent-draft.js";
+
+type Headers = Record<string, string>;
+type Tx = Prisma.TransactionClient;
+
+/**
+ * What a write does to the sealed store, derived from the draft's `mcpServers`:
+ * - a server that sends `headers` gets exactly that set (`{}` erases its credential);
+ * - a server that omits `headers` keeps its stored credential;
+ * - a server that is no longer declared loses its credential.
+ */
+export interface CredentialPlan {
+  servers: string[];
+  write: Map<string, Headers>;
+  erase: string[];
+}
+
+export function credentialPlan(draft: AgentDraft): CredentialPlan {
+  const plan: CredentialPlan = { servers: [], write: new Map(), erase: [] };
+  for (const server of draft.mcpServers ?? []) {
+    plan.servers.push(server.name);
+    if (server.headers === undefined) continue;
+    if (Object.keys(server.headers).length === 0) plan.erase.push(server.name);
+    else plan.write.set(server.name, server.headers);
+  }
+  return plan;
+}
+
+/** Whether the plan writes or erases a credential (removals come with a configuration change anyway). */
+export function touchesCredentials(plan: CredentialPlan): boolean {
+  return plan.write.size > 0 || plan.erase.length > 0;
+}
+
+/** Header names as reads show them: sorted, case-insensitively. */
+export function headerKeysOf(headers: Headers): string[] {
+  return Object.keys(headers).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+}
+
+/** Applies a plan inside the publishing transaction; returns the header names stored afterwards, by server. */
+export async function applyCredentialPlan(
+  tx: Tx,
+  ctx: AppContext,
+  agentId: string,
+  plan: CredentialPlan,
+): Promise<Map<string, string[]>> {
+  const kept = plan.servers.filter((name) => !plan.erase.includes(name));
+  await tx.agentMcpCredential.deleteMany({ where: { agentId, serverName: { notIn: kept } } });
+  for (const [serverName, headers] of plan.write) {
+    const data = { sealed: ctx.secrets.seal(headers), headerKeys: headerKeysOf(headers) };
+    await tx.agentMcpCredential.upsert({
+      where: { agentId_serverName: { agentId, serverName } },
+      create: { agentId, serverName, ...data },
+      update: data,
+    });
+  }
+  return storedHeaderKeys(tx, agentId);
+}
+
+/** Duplicate: the clone receives the source's sealed credentials for the servers it declares, copied as they are. */
+export async function copyCredentials(
+  tx: Tx,
+  fromAgentId: string,
+  toAgentId: string,
+  servers: string[],
+): Promise<Map<string, string[]>> {
+  const rows = await tx.agentMcpCredential.findMany({
+    where: { agentId: fromAgentId, serverName: { in: servers } },
+    select: { serverName: true, sealed: true, headerKeys: true },
+  });
+  if (rows.length > 0)
+    await tx.agentMcpCredential.createMany({ data: rows.map((r) => ({ ...r, agentId: toAgentId })) });
+  return new Map(rows.map((r) => [r.serverName, r.headerKeys]));
+}
+
+export async function storedHeaderKeys(db: Tx | Database, agentId: string): Promise<Map<string, string[]>> {
+  return (await headerKeysByAgent(db, [agentId])).get(agentId) ?? new Map();
+}
+
+/** Header names stored for each agent's servers, in one query. */
+export async function headerKeysByAgent(
+  db: Tx | Database,
+  agentIds: string[],
+): Promise<Map<string, Map<string, string[]>>> {
+  const rows = await db.agentMcpCredential.findMany({
+    where: { agentId: { in: agentIds } },
+    select: { agentId: true, serverName: true, headerKeys: true },
+  });
+  const byAgent = new Map<string, Map<string, string[]>>();
+  for (const row of rows) {
+    const servers = byAgent.get(row.agentId) ?? new Map<string, string[]>();
+    servers.set(row.serverName, row.headerKeys);
+    byAgent.set(row.agentId, servers);
+  }
+  return byAgent;
+}
+
+/** Rotation merges by name; header names are case-insensitive, so `x-api-key` replaces `X-Api-Key`. */
+export function mergeHeaders(stored: Headers, incoming: Headers): Headers {
+  const replaced = new Set(Object.keys(incoming).map((k) => k.toLowerCase()));
+  const kept = Object.entries(stored).filter(([name]) => !replaced.has(name.toLowerCase()));
+  return { ...Object.fromEntries(kept), ...incoming };
+}
+
+/**
+ * The header values to send to one MCP server of an agent, opened from the sealed store on every call so that a
+ * rotation takes effect at once (also for running sessions). `{}` when the server has no credential. Never log the
+ * result. Callers have already scoped `agentId` to the session's project.
+ */
+export async function loadMcpHeaders(ctx: AppContext, agentId: string, serverName: string): Promise<Headers> {
+  const row = await ctx.db.prisma.agentMcpCredential.findUnique({
+    where: { agentId_serverName: { agentId, serverName } },
+    select: { sealed: true },
+  });
+  return row ? ctx.secrets.open<Headers>(row.sealed) : {};
+}

@@ -1,0 +1,64 @@
+import type { PendingAction } from "@agent-platform/contract";
+import type { NewEvent } from "../../sessions/event-log.js";
+
+/** Log entry types the loop reads and writes (design.md §5, docs/sessions.md "How a turn runs"). */
+export const EV = {
+  userMessage: "user.message",
+  userInterrupt: "user.interrupt",
+  userToolConfirmation: "user.tool_confirmation",
+  userCustomToolResult: "user.custom_tool_result",
+  statusRunning: "session.status_running",
+  statusIdle: "session.status_idle",
+  sessionError: "session.error",
+  agentMessage: "agent.message",
+  toolUse: "agent.tool_use",
+  toolResult: "agent.tool_result",
+  mcpToolUse: "agent.mcp_tool_use",
+  mcpToolResult: "agent.mcp_tool_result",
+  customToolUse: "agent.custom_tool_use",
+  usage: "agent.usage",
+} as const;
+
+export type StopReason = "end_turn" | "requires_action" | "interrupted" | "max_turns" | "error";
+
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+export function textContent(text: string): TextPart[] {
+  return [{ type: "text", text }];
+}
+
+/** The text of a `content` array (text parts joined by newlines); "" for anything else. */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter(
+      (p): p is TextPart => typeof p === "object" && p !== null && p.type === "text" && typeof p.text === "string",
+    )
+    .map((p) => p.text)
+    .join("\n");
+}
+
+export const runningEvent = (): NewEvent => ({ type: EV.statusRunning, payload: {} });
+
+export function idleEvent(stopReason: StopReason, pendingActions: PendingAction[] = []): NewEvent {
+  return {
+    type: EV.statusIdle,
+    payload: stopReason === "requires_action" ? { stopReason, pendingActions } : { stopReason },
+  };
+}
+
+export function errorEvent(code: string, message: string): NewEvent {
+  return { type: EV.sessionError, payload: { error: { code, message } } };
+}
+
+/** Result of a platform-run tool use: `agent.mcp_tool_result` for MCP tool uses, `agent.tool_result` otherwise. */
+export function toolResultEvent(use: { id: string; kind: string }, text: string, isError: boolean): NewEvent {
+  return {
+    type: use.kind === "mcp" ? EV.mcpToolResult : EV.toolResult,
+    payload: { toolUseId: use.id, content: textContent(text), isError },
+  };
+}

@@ -1,0 +1,76 @@
+import type { ModelRef } from "@agent-platform/contract";
+import type pg from "pg";
+
+/**
+ * How the loop runs one session (`session_loop_settings`). A session without a row has an operator, the worker's
+ * default cap on model calls per turn, no read confinement and the agent version's own model.
+ */
+export interface SessionLoopSettings {
+  /**
+   * Someone can answer confirmations and custom tools. `false` (experiment cases, foreground subagents): a tool use
+   * that would wait for an answer ends the turn at once with `session.error` `session.operator_required`.
+   */
+  operator: boolean;
+  /** Cap on model calls per turn; null: the worker default (`WORKER_MAX_MODEL_CALLS`, 12). */
+  maxModelCalls: number | null;
+  /** Read confinement: only read-only tools, of every origin. */
+  readonly: boolean;
+  /** Replaces the agent version's model entirely (roster entry `model`). */
+  model: ModelRef | null;
+  /** The coordinator tool use that created this session (delegation). */
+  delegatedBy: string | null;
+  /** The session at the top of its delegation tree (delegation). */
+  delegationRoot: string | null;
+}
+
+export const DEFAULT_LOOP_SETTINGS: SessionLoopSettings = {
+  operator: true,
+  maxModelCalls: null,
+  readonly: false,
+  model: null,
+  delegatedBy: null,
+  delegationRoot: null,
+};
+
+type Queryable = Pick<pg.Pool, "query">;
+
+/**
+ * Stores the loop settings of a session. Write them in the transaction that creates the session, before its first
+ * `requestTurn`, so that no worker runs it with the defaults.
+ */
+export async function saveSessionLoopSettings(
+  db: Queryable,
+  sessionId: string,
+  settings: Partial<SessionLoopSettings>,
+): Promise<void> {
+  const s = { ...DEFAULT_LOOP_SETTINGS, ...settings };
+  if (s.maxModelCalls !== null && (!Number.isInteger(s.maxModelCalls) || s.maxModelCalls < 1)) {
+    throw new Error(`maxModelCalls must be a positive integer, got ${s.maxModelCalls}`);
+  }
+  await db.query(
+    `INSERT INTO session_loop_settings
+       ("sessionId", "operator", "maxModelCalls", "readonly", "model", "delegatedBy", "delegationRoot")
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
+     ON CONFLICT ("sessionId") DO UPDATE SET "operator" = EXCLUDED."operator",
+       "maxModelCalls" = EXCLUDED."maxModelCalls", "readonly" = EXCLUDED."readonly", "model" = EXCLUDED."model",
+       "delegatedBy" = EXCLUDED."delegatedBy", "delegationRoot" = EXCLUDED."delegationRoot"`,
+    [
+      sessionId,
+      s.operator,
+      s.maxModelCalls,
+      s.readonly,
+      s.model === null ? null : JSON.stringify(s.model),
+      s.delegatedBy,
+      s.delegationRoot,
+    ],
+  );
+}
+
+export async function loadSessionLoopSettings(db: Queryable, sessionId: string): Promise<SessionLoopSettings> {
+  const { rows } = await db.query<SessionLoopSettings>(
+    `SELECT "operator", "maxModelCalls", "readonly", "model", "delegatedBy", "delegationRoot" FROM session_loop_settings
+     WHERE "sessionId" = $1`,
+    [sessionId],
+  );
+  return rows[0] ?? DEFAULT_LOOP_SETTINGS;
+}

@@ -1,0 +1,90 @@
+import type { PendingAction } from "@agent-platform/contract";
+import type pg from "pg";
+import { appendEvents, type NewEvent, type StoredEvent } from "../../sessions/event-log.js";
+
+/** The claim a worker pass holds on a session (`session_runs.leaseOwner`). */
+export interface Lease {
+  sessionId: string;
+  token: string;
+}
+
+/** The lease was taken by another worker (this one stalled past its expiry): stop without writing anything. */
+export class LeaseLost extends Error {
+  override readonly name = "LeaseLost";
+  constructor(sessionId: string) {
+    super(`Lost the lease on session ${sessionId}`);
+  }
+}
+
+/** The session was deleted while the loop ran it. */
+export class SessionGone extends Error {
+  override readonly name = "SessionGone";
+  constructor(sessionId: string) {
+    super(`Session ${sessionId} no longer exists`);
+  }
+}
+
+export interface StatusChange {
+  status: "idle" | "running";
+  stopReason: string | null;
+  pendingActions: PendingAction[];
+}
+
+export interface CommitPlan {
+  events: NewEvent[];
+  /** The session head (`status`, `stopReason`, `pendingActions`) written in the same transaction as the events. */
+  status?: StatusChange;
+  /** Only the head changes (no event). */
+  pendingActionsOnly?: PendingAction[];
+}
+
+/**
+ * Appends loop events in one transaction fenced by the lease: the session row is locked first (the order every writer
+ * uses: ingestion locks `sessions` and then `session_runs`), the plan is built from the current head `lastSeq` (so a
+ * caller can decide on what really is the end of the log), the events are appended gap-free, the head is updated, and
+ * the lease is checked (`FOR SHARE`: a concurrent claim waits for this commit, or this commit sees the new owner and
+ * rolls back). Returns the stored events.
+ */
+export async function commitFenced(
+  pool: pg.Pool,
+  lease: Lease,
+  plan: (headSeq: number) => CommitPlan,
+): Promise<StoredEvent[]> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const head = await client.query<{ lastSeq: number }>(`SELECT "lastSeq" FROM sessions WHERE "id" = $1 FOR UPDATE`, [
+      lease.sessionId,
+    ]);
+    if (!head.rows[0]) throw new SessionGone(lease.sessionId);
+    const owner = await client.query<{ leaseOwner: string | null }>(
+      `SELECT "leaseOwner" FROM session_runs WHERE "sessionId" = $1 FOR SHARE`,
+      [lease.sessionId],
+    );
+    if (owner.rows[0]?.leaseOwner !== lease.token) throw new LeaseLost(lease.sessionId);
+    const { events, status, pendingActionsOnly } = plan(head.rows[0].lastSeq);
+    const stored = await appendEvents(client, lease.sessionId, events);
+    if (status) {
+      await client.query(
+        `UPDATE sessions SET "status" = $2, "stopReason" = $3, "pendingActions" = $4::jsonb, "updatedAt" = now()
+         WHERE "id" = $1`,
+        [lease.sessionId, status.status, status.stopReason, JSON.stringify(status.pendingActions)],
+      );
+    } else if (pendingActionsOnly) {
+      await client.query(`UPDATE sessions SET "pendingActions" = $2::jsonb WHERE "id" = $1`, [
+        lease.sessionId,
+        JSON.stringify(pendingActionsOnly),
+      ]);
+    }
+    await client.query("COMMIT");
+    return stored;
+  } catch (error) {
+    await client.query("ROLLBACK").catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
