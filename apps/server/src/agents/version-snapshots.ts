@@ -1,6 +1,6 @@
 import type { AgentConfig } from "@agent-platform/contract";
 import type { Database } from "@agent-platform/db";
-import { LruCache } from "./lru-cache.js";
+import { LruCache } from "../skills/lru-cache.js";
 
 /** The client or a transaction: anything that can read `agent_versions`. */
 export type VersionReader = Pick<Database, "agentVersion">;
@@ -13,8 +13,13 @@ export interface AgentSnapshot {
   publishedAt: Date;
 }
 
-// Versions never change once written and agent ids are never reused, so a process-wide cache is always right.
-const snapshots = new LruCache<string, AgentSnapshot>(2000);
+// Versions never change once written and agent ids are never reused, so a process-wide cache is always right: no
+// invalidation, only eviction (bounded by count and by the size of the configurations).
+const snapshots = new LruCache<string, AgentSnapshot>({
+  maxEntries: 2000,
+  maxWeight: 32 * 1024 * 1024,
+  weigh: (snapshot) => JSON.stringify(snapshot.config).length,
+});
 const keyOf = (agentId: string, version: number) => `${agentId}@${version}`;
 
 function deepFreeze<T>(value: T): T {
