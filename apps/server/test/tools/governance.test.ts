@@ -14,7 +14,12 @@ const PATH = "/v1/governance/egress-policy";
 function expectEnvelope(res: { status: number; body: unknown }, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.body).toEqual({
-    error: { code, message: expect.any(String), requestId: expect.stringMatching(/^req_/), ...(code === "request.invalid" ? { details: expect.anything() } : {}) },
+    error: {
+      code,
+      message: expect.any(String),
+      requestId: expect.stringMatching(/^req_/),
+      ...(code === "request.invalid" ? { details: expect.anything() } : {}),
+    },
   });
 }
 
@@ -51,24 +56,39 @@ describe("workspace egress policy", () => {
   it("a member key may read but not change it (403 auth.forbidden)", async () => {
     const member = await t.newTenant("member");
     expect((await t.http.get(PATH).set(member.auth)).status).toBe(200);
-    const res = await t.http.put(PATH).set(member.auth).send({ deniedDomains: ["x.test"] });
+    const res = await t.http
+      .put(PATH)
+      .set(member.auth)
+      .send({ deniedDomains: ["x.test"] });
     expectEnvelope(res, 403, "auth.forbidden");
-    expect((await t.http.get(PATH).set(member.auth)).body).toEqual({ workspaceId: member.workspaceId, updatedAt: null });
+    expect((await t.http.get(PATH).set(member.auth)).body).toEqual({
+      workspaceId: member.workspaceId,
+      updatedAt: null,
+    });
   });
 
   it("is per workspace", async () => {
     const a = await t.newTenant();
     const b = await t.newTenant();
-    await t.http.put(PATH).set(a.auth).send({ deniedDomains: ["a.test"] });
+    await t.http
+      .put(PATH)
+      .set(a.auth)
+      .send({ deniedDomains: ["a.test"] });
     expect((await t.http.get(PATH).set(b.auth)).body).toEqual({ workspaceId: b.workspaceId, updatedAt: null });
   });
 
   it("refuses patterns that are not hosts, unknown fields and oversized lists (400 request.invalid)", async () => {
-    const bad = await t.http.put(PATH).set(t.tenant.auth).send({ deniedDomains: ["ok.test", "http://x.test/path"] });
+    const bad = await t.http
+      .put(PATH)
+      .set(t.tenant.auth)
+      .send({ deniedDomains: ["ok.test", "http://x.test/path"] });
     expectEnvelope(bad, 400, "request.invalid");
     expect(bad.body.error.details.issues).toEqual([{ path: "body.deniedDomains.1", message: expect.any(String) }]);
 
-    const port = await t.http.put(PATH).set(t.tenant.auth).send({ allowedDomains: ["x.test:99999"] });
+    const port = await t.http
+      .put(PATH)
+      .set(t.tenant.auth)
+      .send({ allowedDomains: ["x.test:99999"] });
     expectEnvelope(port, 400, "request.invalid");
     expect(port.body.error.details.issues).toEqual([
       { path: "body.allowedDomains.0", message: '"x.test:99999" is not a host pattern' },
