@@ -343,7 +343,11 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
 
       const ensureRunning = async () => {
         if (state.turnOpen) return;
-        await append([runningEvent()], { status: "running", stopReason: null, pendingActions: [] });
+        await commit((head) => {
+          // Nothing arrived since the analysis: the state still covers the whole log once this entry is in.
+          if (head === state.lastSeq) state.lastSeq = head + 1;
+          return { events: [runningEvent()], status: { status: "running", stopReason: null, pendingActions: [] } };
+        });
         state.modelCallsInTurn = 0;
       };
 
