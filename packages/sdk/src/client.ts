@@ -3,9 +3,9 @@ import { type Contract, contract } from "@agent-platform/contract";
 import {
   type AppRoute,
   type AppRouter,
-  type ClientInferRequest,
   type ClientInferResponseBody,
   isAppRoute,
+  type PartialClientInferRequest,
 } from "@ts-rest/core";
 import type { ZodTypeAny } from "zod";
 import { ApiError, ConnectionError } from "./api-error.js";
@@ -36,7 +36,7 @@ export interface RequestOptions {
 type SuccessStatus = 200 | 201 | 202 | 204;
 type SuccessBody<R extends AppRoute> = ClientInferResponseBody<R, Extract<keyof R["responses"], SuccessStatus>>;
 type RequestArgs<R extends AppRoute> = Omit<
-  ClientInferRequest<R>,
+  PartialClientInferRequest<R>,
   "extraHeaders" | "fetchOptions" | "overrideClientOptions" | "cache" | "headers"
 > &
   RequestOptions;
@@ -99,6 +99,11 @@ function buildCall(route: AppRoute, options: Required<Pick<ClientOptions, "baseU
       }
       if (response.ok) {
         if (response.status === 204) return undefined;
+        if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
+          await response.body?.cancel();
+          throw new TypeError("This route is a Server-Sent Events stream: use followSessionEvents() to follow it");
+        }
+        if (!response.headers.get("content-type")?.includes("json")) return await response.text();
         const body: unknown = await response.json();
         const schema = route.responses[response.status] as ZodTypeAny | undefined;
         return options.validateResponses !== false && schema && typeof schema.parse === "function"

@@ -49,6 +49,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       sendError(res, requestId, err);
       return;
     }
+    if (err instanceof URIError) {
+      sendError(res, requestId, new AppError("request.invalid", "The request path has a malformed percent-escape"));
+      return;
+    }
     const parserError = err as BodyParserError;
     if (parserError.type === "entity.parse.failed") {
       sendError(res, requestId, new AppError("request.malformed_json", "The request body is not valid JSON"));

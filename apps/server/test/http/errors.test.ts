@@ -74,3 +74,10 @@ describe("error envelope", () => {
     expect((await t.http.get("/readyz")).body).toEqual({ status: "ready" });
   });
 });
+
+describe("malformed paths", () => {
+  it("answers a broken percent-escape with 400 request.invalid, not a 500", async () => {
+    const res = await t.http.get("/v1/projects/%E0%A4%A").set(t.tenant.auth);
+    expectEnvelope(res, 400, "request.invalid");
+  });
+});
