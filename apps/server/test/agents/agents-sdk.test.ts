@@ -46,7 +46,10 @@ describe("agents through the SDK", () => {
     }
     expect(versions).toEqual([3, 2, 1]);
     const all: string[] = [];
-    for await (const a of paginate(client.agents.list, { params: { projectId }, query: { status: "all", limit: 1 } })) {
+    for await (const a of paginate(client.agents.list, {
+      params: { projectId },
+      query: { status: "all" as const, limit: 1 },
+    })) {
       all.push(a.id);
     }
     expect(all).toEqual([clone.id, id]);
