@@ -23,7 +23,7 @@ export async function listSessionArtifacts(
   const { rows } = await ctx.db.pool.query<VersionRow>(
     `SELECT "id", "name", "version", "contentType", "bytes", "createdAt"
        FROM artifacts WHERE "sessionId" = $1 AND "projectId" = $2
-      ORDER BY "name" ASC, "version" DESC`,
+      ORDER BY "name" COLLATE "C" ASC, "version" DESC`,
     [sessionId, projectId],
   );
   const now = Date.now();

@@ -30,7 +30,7 @@ export const ArtifactSchema = z
   .describe("A deliverable of the session: all versions written under one name");
 
 export const ArtifactListSchema = z
-  .object({ data: z.array(ArtifactSchema).describe("One entry per artifact name, sorted by name") })
+  .object({ data: z.array(ArtifactSchema).describe("One entry per artifact name, sorted by name (code point order)") })
   .describe("The session's deliverables grouped by name");
 
 export const artifactsContract = c.router(
