@@ -33,9 +33,10 @@ export function touchesCredentials(plan: CredentialPlan): boolean {
   return plan.write.size > 0 || plan.erase.length > 0;
 }
 
-/** Header names as reads show them: sorted, case-insensitively. */
+/** Header names as reads show them: sorted case-insensitively (by code point, independent of the locale). */
 export function headerKeysOf(headers: Headers): string[] {
-  return Object.keys(headers).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+  const lower = (name: string) => name.toLowerCase();
+  return Object.keys(headers).sort((a, b) => (lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0));
 }
 
 /** Applies a plan inside the publishing transaction; returns the header names stored afterwards, by server. */
