@@ -5,6 +5,7 @@ import { governanceContract } from "./governance/egress-policy.js";
 import { apiKeysContract } from "./platform/api-keys.js";
 import { platformContract } from "./platform/context.js";
 import { projectsContract } from "./platform/projects.js";
+import { sessionsContract } from "./sessions/routes.js";
 import { skillsContract } from "./skills/routes.js";
 
 /** Every /v1 route. Server, SDK and OpenAPI derive from this one object. */
@@ -15,6 +16,7 @@ export const contract = c.router({
   agents: agentsContract,
   artifacts: artifactsContract,
   governance: governanceContract,
+  sessions: sessionsContract,
   skills: skillsContract,
 });
 

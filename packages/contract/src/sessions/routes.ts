@@ -1,0 +1,142 @@
+import { z } from "zod";
+import { cursorPage } from "../common/pagination.js";
+import { c, routerOptions } from "../common/router.js";
+import { IngestEventsSchema, IngestedEventSchema, SessionEventListQuery, SessionEventPageSchema } from "./events.js";
+import { CreateSessionSchema, SessionListQuery, SessionSchema, UpdateSessionSchema } from "./sessions.js";
+
+const PathId = z.string().min(1).max(128);
+const ProjectParams = z.object({ projectId: PathId });
+const SessionParams = z.object({ projectId: PathId, id: PathId });
+
+export const IngestAcknowledgementSchema = z
+  .object({
+    events: z
+      .array(IngestedEventSchema)
+      .describe("One entry per event sent, in the order sent; duplicates point at their original entry"),
+    session: SessionSchema.describe("The session right after the events were appended"),
+  })
+  .describe("Acknowledgement of an event batch");
+
+export const SessionStreamQuery = z.object({
+  afterSeq: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("Start after this `seq` (default 0); `Last-Event-ID` wins when both are sent"),
+});
+
+export const SessionStreamHeaders = z.object({
+  "last-event-id": z
+    .string()
+    .regex(/^\d{1,10}$/, "the `seq` of the last entry received")
+    .optional()
+    .describe("Resume after this `seq` (sent by EventSource when it reconnects)"),
+});
+
+const base = "/v1/projects/:projectId/sessions";
+
+export const sessionsContract = c.router(
+  {
+    create: {
+      method: "POST",
+      path: base,
+      pathParams: ProjectParams,
+      body: CreateSessionSchema,
+      responses: { 201: SessionSchema },
+      summary: "Create a session",
+      description:
+        "Resolves the agent version (current when `agent` is only an id) and, once and for all, `environmentId`, " +
+        "`vaultIds` and `resources`: the value sent (presence is the signal: `[]` means none, `environmentId: null` " +
+        "the project's default environment), else the agent version's `defaults`, else the project default " +
+        "environment, no vaults, no memory. Optional `events` are appended to the new log in the same transaction.",
+    },
+    list: {
+      method: "GET",
+      path: base,
+      pathParams: ProjectParams,
+      query: SessionListQuery,
+      responses: { 200: cursorPage(SessionSchema) },
+      summary: "List sessions, newest first",
+    },
+    get: {
+      method: "GET",
+      path: `${base}/:id`,
+      pathParams: SessionParams,
+      responses: { 200: SessionSchema },
+      summary: "Get a session: metadata and status",
+    },
+    update: {
+      method: "PATCH",
+      path: `${base}/:id`,
+      pathParams: SessionParams,
+      body: UpdateSessionSchema,
+      responses: { 200: SessionSchema },
+      summary: "Rename a session",
+      description:
+        "Only the title: trimmed, 1 to 200 characters; null removes it. Writes nothing to the log, does not wake the " +
+        "worker, works on archived sessions.",
+    },
+    archive: {
+      method: "POST",
+      path: `${base}/:id/archive`,
+      pathParams: SessionParams,
+      body: c.noBody(),
+      responses: { 200: SessionSchema },
+      summary: "Archive a session (idempotent); it then refuses new events",
+    },
+    remove: {
+      method: "DELETE",
+      path: `${base}/:id`,
+      pathParams: SessionParams,
+      body: c.noBody(),
+      responses: { 204: c.noBody() },
+      summary: "Delete a session and its log",
+    },
+    ingestEvents: {
+      method: "POST",
+      path: `${base}/:id/events`,
+      pathParams: SessionParams,
+      body: IngestEventsSchema,
+      responses: { 202: IngestAcknowledgementSchema },
+      summary: "Send events to a session",
+      description:
+        "The batch is validated whole and appended whole, in order, or refused whole. 202: the events are in the log " +
+        "and the agent processes them asynchronously (follow the log). An event whose `idempotencyKey` the session " +
+        "already has is not appended again: it is acknowledged with `duplicate: true` and its original `seq` and `id`, " +
+        "with the same status code, so a retry needs no special handling.",
+    },
+    listEvents: {
+      method: "GET",
+      path: `${base}/:id/events`,
+      pathParams: SessionParams,
+      query: SessionEventListQuery,
+      responses: { 200: SessionEventPageSchema },
+      summary: "Read the session log in `seq` order",
+      description: "Pass `nextAfterSeq` as the next `afterSeq` until `hasMore` is false.",
+    },
+    streamEvents: {
+      method: "GET",
+      path: `${base}/:id/events/stream`,
+      pathParams: SessionParams,
+      query: SessionStreamQuery,
+      headers: SessionStreamHeaders,
+      responses: {
+        200: c.otherResponse({
+          contentType: "text/event-stream",
+          body: z
+            .string()
+            .describe(
+              "Server-Sent Events: each log entry as `id: <seq>`, `event: <type>`, `data: <entry JSON>`; " +
+                "`: ping` comments as heartbeats",
+            ),
+        }),
+      },
+      summary: "Follow the session log as Server-Sent Events",
+      description:
+        "Replays the entries after `Last-Event-ID` (or `afterSeq`), then streams new entries as they are committed, " +
+        "with a `: ping` comment every 15 seconds. Reconnect with `Last-Event-ID` to resume without gaps or repeats.",
+    },
+  },
+  routerOptions,
+);
