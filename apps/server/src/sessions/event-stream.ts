@@ -1,0 +1,112 @@
+import { PassThrough } from "node:stream";
+import type { Response } from "express";
+import type { AppContext } from "../context.js";
+import { readEvents, type StoredEvent } from "./event-log.js";
+import { subscribeSessionEvents } from "./event-notifier.js";
+import { findSession } from "./session-queries.js";
+
+const PAGE = 500;
+const HEARTBEAT_DEFAULT_MS = 15_000;
+
+/** `SESSION_STREAM_HEARTBEAT_MS` (tests shorten it); 15 s by default. */
+function heartbeatMs(ctx: AppContext): number {
+  const value = Number(ctx.config.env.SESSION_STREAM_HEARTBEAT_MS);
+  return Number.isInteger(value) && value > 0 ? value : HEARTBEAT_DEFAULT_MS;
+}
+
+function frame(event: StoredEvent): string {
+  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/**
+ * Server-Sent Events of a session log: the entries after `afterSeq`, then every entry committed later, in `seq` order
+ * without gaps or repeats. Subscribes to the shared listener before reading the backlog, so an entry committed in
+ * between is caught by the notification (or the listener's resync). Heartbeats keep proxies from closing an idle
+ * stream. Everything stops when the client goes away or the server closes the connection.
+ *
+ * Returns the body stream (ts-rest pipes it into the response); a missing session is a 404 before anything is sent.
+ */
+export async function openSessionEventStream(
+  ctx: AppContext,
+  projectId: string,
+  sessionId: string,
+  afterSeq: number,
+  res: Response,
+): Promise<PassThrough> {
+  await findSession(ctx.db.pool, projectId, sessionId);
+  const body = new PassThrough();
+  let position = afterSeq;
+  let closed = false;
+  let pumping = false;
+  let again = false;
+
+  res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
+  res.setHeader("Cache-Control", "no-cache, no-transform");
+  res.setHeader("Connection", "keep-alive");
+  res.setHeader("X-Accel-Buffering", "no");
+  res.socket?.setNoDelay(true);
+
+  const write = async (text: string) => {
+    if (closed) return;
+    if (!body.write(text)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          body.off("drain", done);
+          body.off("close", done);
+          resolve();
+        };
+        body.on("drain", done);
+        body.on("close", done);
+      });
+    }
+  };
+
+  // Reads are serialised: a notification during a read only asks for one more pass.
+  const pump = async () => {
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    try {
+      let more = true;
+      while (more && !closed) {
+        again = false;
+        const events = await readEvents(ctx.db.pool, sessionId, position, PAGE);
+        for (const event of events) {
+          if (closed) return;
+          position = event.seq;
+          await write(frame(event));
+        }
+        more = events.length === PAGE || again;
+      }
+    } catch (error) {
+      // The client reconnects with Last-Event-ID and resumes exactly where this stream stopped.
+      ctx.logger.error({ err: error, sessionId }, "session event stream failed");
+      stop();
+      body.end();
+    } finally {
+      pumping = false;
+    }
+  };
+
+  const unsubscribe = subscribeSessionEvents(ctx, sessionId, (seq) => {
+    if (seq > position) void pump();
+  });
+  const heartbeat = setInterval(() => void write(": ping\n\n"), heartbeatMs(ctx));
+
+  function stop() {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+  }
+  res.on("close", () => {
+    stop();
+    body.destroy();
+  });
+
+  await write(`: session ${sessionId} after ${afterSeq}\n\n`);
+  void pump();
+  return body;
+}

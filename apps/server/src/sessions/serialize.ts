@@ -1,0 +1,48 @@
+import type { PendingAction, Session, SessionResource } from "@agent-platform/contract";
+
+/** A `sessions` row as hand-written SQL reads it (`SESSION_COLUMNS`). */
+export interface SessionRow {
+  id: string;
+  projectId: string;
+  workspaceId: string;
+  agentId: string;
+  agentVersion: number;
+  title: string | null;
+  metadata: Record<string, string>;
+  status: string;
+  stopReason: string | null;
+  pendingActions: PendingAction[];
+  environmentId: string | null;
+  vaultIds: string[] | null;
+  resources: SessionResource[];
+  parentSessionId: string | null;
+  lastSeq: number;
+  createdAt: Date;
+  updatedAt: Date;
+  archivedAt: Date | null;
+}
+
+export const SESSION_COLUMNS = `"id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata", "status",
+  "stopReason", "pendingActions", "environmentId", "vaultIds", "resources", "parentSessionId", "lastSeq", "createdAt",
+  "updatedAt", "archivedAt"`;
+
+export function toSession(row: SessionRow): Session {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    agent: { id: row.agentId, version: row.agentVersion },
+    title: row.title,
+    metadata: row.metadata,
+    status: row.status as Session["status"],
+    stopReason: row.stopReason as Session["stopReason"],
+    pendingActions: row.pendingActions,
+    environmentId: row.environmentId,
+    vaultIds: row.vaultIds ?? [],
+    resources: row.resources,
+    parentSessionId: row.parentSessionId,
+    lastSeq: row.lastSeq,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+  };
+}

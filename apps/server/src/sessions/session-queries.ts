@@ -1,0 +1,95 @@
+import {
+  type CursorPage,
+  LIMITS,
+  type Session,
+  type SessionEventPage,
+  type SessionListQueryInput,
+} from "@agent-platform/contract";
+import type pg from "pg";
+import { notFound } from "../http/app-error.js";
+import { invalidRequest } from "../http/error-envelope.js";
+import { decodeCursor, pageOf } from "../http/pagination.js";
+import { readEvents } from "./event-log.js";
+import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
+
+export async function findSession(db: pg.Pool | pg.PoolClient, projectId: string, id: string): Promise<SessionRow> {
+  const { rows } = await db.query<SessionRow>(
+    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE "id" = $1 AND "projectId" = $2`,
+    [id, projectId],
+  );
+  if (!rows[0]) throw notFound("session.not_found", "Session", id);
+  return rows[0];
+}
+
+export async function getSession(pool: pg.Pool, projectId: string, id: string): Promise<Session> {
+  return toSession(await findSession(pool, projectId, id));
+}
+
+/**
+ * Metadata filters in a canonical order, so the same filter set always gives the same cursor binding. The bounds the
+ * query schema cannot express on a `deepObject` parameter are checked here.
+ */
+function metadataFilter(metadata: Record<string, string> | undefined): Record<string, string> | undefined {
+  const entries = Object.entries(metadata ?? {});
+  if (entries.length === 0) return undefined;
+  if (entries.length > LIMITS.metadataEntries) {
+    throw invalidRequest([{ path: "query.metadata", message: `at most ${LIMITS.metadataEntries} metadata filters` }]);
+  }
+  for (const [key] of entries) {
+    if (key.length > LIMITS.metadataKeyLength) {
+      throw invalidRequest([
+        {
+          path: `query.metadata.${key.slice(0, 16)}…`,
+          message: `keys have at most ${LIMITS.metadataKeyLength} characters`,
+        },
+      ]);
+    }
+  }
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * Newest first. `metadata[key]=value` filters are one JSONB containment test (`metadata @> {...}`), served by the GIN
+ * index on `metadata`; the cursor is bound to the whole filter set.
+ */
+export async function listSessions(
+  pool: pg.Pool,
+  projectId: string,
+  query: SessionListQueryInput,
+): Promise<CursorPage<Session>> {
+  const metadata = metadataFilter(query.metadata);
+  const filters = { agent: query.agent, status: query.status, archived: query.archived, metadata };
+  const after = decodeCursor(query.cursor, filters);
+  const where = ['"projectId" = $1'];
+  const params: unknown[] = [projectId];
+  const add = (sql: (n: number) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(params.length));
+  };
+  if (query.agent !== undefined) add((n) => `"agentId" = $${n}`, query.agent);
+  if (query.status !== undefined) add((n) => `"status" = $${n}`, query.status);
+  if (query.archived !== undefined) where.push(`"archivedAt" IS ${query.archived === "true" ? "NOT NULL" : "NULL"}`);
+  if (metadata) add((n) => `"metadata" @> $${n}::jsonb`, JSON.stringify(metadata));
+  if (after !== undefined) add((n) => `"id" < $${n}`, after);
+  params.push(query.limit + 1);
+  const { rows } = await pool.query<SessionRow>(
+    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY "id" DESC LIMIT $${params.length}`,
+    params,
+  );
+  return pageOf(rows, query.limit, filters, (r) => r.id, toSession);
+}
+
+/** `nextAfterSeq` is the `seq` of the last entry returned, or `afterSeq` itself when there is none. */
+export async function listSessionEvents(
+  pool: pg.Pool,
+  projectId: string,
+  sessionId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<SessionEventPage> {
+  await findSession(pool, projectId, sessionId);
+  const rows = await readEvents(pool, sessionId, afterSeq, limit + 1);
+  const hasMore = rows.length > limit;
+  const data = hasMore ? rows.slice(0, limit) : rows;
+  return { data, hasMore, nextAfterSeq: data.length > 0 ? data[data.length - 1]!.seq : afterSeq };
+}
