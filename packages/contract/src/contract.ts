@@ -5,6 +5,7 @@ import { governanceContract } from "./governance/egress-policy.js";
 import { apiKeysContract } from "./platform/api-keys.js";
 import { platformContract } from "./platform/context.js";
 import { projectsContract } from "./platform/projects.js";
+import { resourceContracts } from "./resources/index.js";
 import { sessionsContract } from "./sessions/routes.js";
 import { skillsContract } from "./skills/routes.js";
 
@@ -18,6 +19,7 @@ export const contract = c.router({
   governance: governanceContract,
   sessions: sessionsContract,
   skills: skillsContract,
+  ...resourceContracts,
 });
 
 export type Contract = typeof contract;

@@ -5,5 +5,6 @@ export * from "./agents/index.js";
 export * from "./artifacts/index.js";
 export * from "./governance/index.js";
 export * from "./platform/index.js";
+export * from "./resources/index.js";
 export * from "./sessions/index.js";
 export * from "./skills/index.js";

@@ -47,4 +47,17 @@ export const LIMITS = {
   datasetCasesPerRequest: 1000,
   datasetCaseTextBytes: 256 * 1024,
   knowledgeDocumentBytes: 1024 * 1024,
+  // Supporting resources (docs/resources.md).
+  environmentVariables: 100,
+  environmentVariableValueBytes: 8 * 1024,
+  vaultSecretKeyLength: 128,
+  memoryKeyLength: 512,
+  memoryEntryBytes: 100 * 1024,
+  memorySearchResults: 50,
+  knowledgeDocumentTitle: 500,
+  knowledgeQueryLength: 1000,
+  knowledgeSearchResults: 50,
+  datasetCases: 10_000,
+  serverlessToolUrlLength: 2048,
+  serverlessToolSchemaBytes: 64 * 1024,
 } as const;

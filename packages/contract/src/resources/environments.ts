@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { Description, idOf, Name, NullableTimestamp, Timestamp } from "../common/fields.js";
+import { LIMITS } from "../common/limits.js";
+import { cursorPage } from "../common/pagination.js";
+import { c, routerOptions } from "../common/router.js";
+import { boundedText, ProjectItemParams, ProjectParams, StatusFilterQuery } from "./shared.js";
+
+const VariableName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "letters, digits and `_`, not starting with a digit, at most 128");
+
+export const EnvironmentVariablesSchema = z
+  .record(VariableName, boundedText(LIMITS.environmentVariableValueBytes))
+  .refine((vars) => Object.keys(vars).length <= LIMITS.environmentVariables, {
+    message: `at most ${LIMITS.environmentVariables} variables`,
+  })
+  .describe("Plain configuration made available to the agent's execution; not secret (use a vault for secrets)");
+
+export const EnvironmentSchema = z
+  .object({
+    id: idOf("env"),
+    projectId: idOf("proj"),
+    name: z.string(),
+    description: z.string().nullable(),
+    variables: z.record(z.string()),
+    isDefault: z.boolean().describe("The project's default environment (cannot be archived)"),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    archivedAt: NullableTimestamp,
+  })
+  .describe("Environment: the execution configuration a session runs with");
+
+export const CreateEnvironmentSchema = z
+  .object({
+    name: Name,
+    description: Description.optional(),
+    variables: EnvironmentVariablesSchema.optional(),
+  })
+  .strict();
+
+export const environmentsContract = c.router(
+  {
+    create: {
+      method: "POST",
+      path: "/v1/projects/:projectId/environments",
+      pathParams: ProjectParams,
+      body: CreateEnvironmentSchema,
+      responses: { 201: EnvironmentSchema },
+      summary: "Create an environment",
+    },
+    list: {
+      method: "GET",
+      path: "/v1/projects/:projectId/environments",
+      pathParams: ProjectParams,
+      query: StatusFilterQuery,
+      responses: { 200: cursorPage(EnvironmentSchema) },
+      summary: "List environments, newest first",
+    },
+    get: {
+      method: "GET",
+      path: "/v1/projects/:projectId/environments/:id",
+      pathParams: ProjectItemParams,
+      responses: { 200: EnvironmentSchema },
+      summary: "Get an environment",
+    },
+    archive: {
+      method: "POST",
+      path: "/v1/projects/:projectId/environments/:id/archive",
+      pathParams: ProjectItemParams,
+      body: c.noBody(),
+      responses: { 200: EnvironmentSchema },
+      summary: "Archive an environment (not the project's default); new references to it are refused",
+    },
+  },
+  routerOptions,
+);
+
+export type Environment = z.infer<typeof EnvironmentSchema>;
+export type CreateEnvironment = z.infer<typeof CreateEnvironmentSchema>;
