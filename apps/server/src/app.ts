@@ -3,7 +3,10 @@ import { createExpressEndpoints } from "@ts-rest/express";
 import express from "express";
 import { agentRoutes } from "./agents/routes.js";
 import { artifactsRoutes } from "./artifacts/routes.js";
+import { budgetRoutes } from "./budgets/routes.js";
 import type { AppContext } from "./context.js";
+import { datasetRoutes } from "./datasets/routes.js";
+import { environmentRoutes } from "./environments/routes.js";
 import { governanceRoutes } from "./governance/routes.js";
 import { authenticate } from "./http/authenticate.js";
 import { docsRouter } from "./http/docs.js";
@@ -15,8 +18,12 @@ import { unknownRoute } from "./http/not-found.js";
 import { PUBLIC_PREFIX, publicRoutes } from "./http/public-routes.js";
 import { requestIdAndLog } from "./http/request-id.js";
 import { requestValidationErrorHandler } from "./http/request-validation.js";
+import { knowledgeBaseRoutes } from "./knowledge-bases/routes.js";
+import { memoryStoreRoutes } from "./memory-stores/routes.js";
 import { platformRoutes } from "./platform/routes.js";
+import { serverlessToolRoutes } from "./serverless-tools/routes.js";
 import { registerSkillsRoutes } from "./skills/routes.js";
+import { vaultRoutes } from "./vaults/routes.js";
 
 export function createApp(ctx: AppContext): express.Express {
   const app = express();
@@ -35,6 +42,13 @@ export function createApp(ctx: AppContext): express.Express {
   createExpressEndpoints(contract.platform, platform.platform, app, options);
   createExpressEndpoints(contract.projects, platform.projects, app, options);
   createExpressEndpoints(contract.apiKeys, platform.apiKeys, app, options);
+  createExpressEndpoints(contract.environments, environmentRoutes(ctx), app, options);
+  createExpressEndpoints(contract.vaults, vaultRoutes(ctx), app, options);
+  createExpressEndpoints(contract.memoryStores, memoryStoreRoutes(ctx), app, options);
+  createExpressEndpoints(contract.knowledgeBases, knowledgeBaseRoutes(ctx), app, options);
+  createExpressEndpoints(contract.datasets, datasetRoutes(ctx), app, options);
+  createExpressEndpoints(contract.budgets, budgetRoutes(ctx), app, options);
+  createExpressEndpoints(contract.serverlessTools, serverlessToolRoutes(ctx), app, options);
   createExpressEndpoints(contract.agents, agentRoutes(ctx), app, options);
   createExpressEndpoints(contract.governance, governanceRoutes(ctx), app, options);
   createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), app, options);

@@ -1,0 +1,26 @@
+import type { Dataset, DatasetCase } from "@agent-platform/contract";
+import type { DatasetCase as DatasetCaseRow, Dataset as DatasetRow } from "@agent-platform/db";
+
+export function toDataset(row: DatasetRow): Dataset {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    name: row.name,
+    description: row.description,
+    caseCount: row.caseCount,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toDatasetCase(row: DatasetCaseRow): DatasetCase {
+  return {
+    id: row.id,
+    datasetId: row.datasetId,
+    position: row.position,
+    input: row.input,
+    expected: row.expected,
+    metadata: (row.metadata ?? {}) as Record<string, string>,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

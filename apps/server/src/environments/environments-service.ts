@@ -1,0 +1,82 @@
+import type { CreateEnvironment, Environment } from "@agent-platform/contract";
+import type { Database } from "@agent-platform/db";
+import { AppError, notFound } from "../http/app-error.js";
+import { decodeCursor, pageOf } from "../http/pagination.js";
+import { newId } from "../ids.js";
+import { toEnvironment } from "./serialize.js";
+
+type Status = "active" | "archived" | "all";
+
+async function defaultEnvironmentIdOf(prisma: Database, projectId: string): Promise<string | null> {
+  const project = await prisma.project.findUnique({ where: { id: projectId }, select: { defaultEnvironmentId: true } });
+  return project?.defaultEnvironmentId ?? null;
+}
+
+export async function createEnvironment(
+  prisma: Database,
+  projectId: string,
+  input: CreateEnvironment,
+): Promise<Environment> {
+  const row = await prisma.environment.create({
+    data: {
+      id: newId("environment"),
+      projectId,
+      name: input.name,
+      description: input.description ?? null,
+      variables: input.variables ?? {},
+    },
+  });
+  return toEnvironment(row, await defaultEnvironmentIdOf(prisma, projectId));
+}
+
+export async function listEnvironments(
+  prisma: Database,
+  projectId: string,
+  query: { limit: number; cursor?: string; status: Status },
+) {
+  const filters = { projectId, status: query.status };
+  const after = decodeCursor(query.cursor, filters);
+  const archived = query.status === "all" ? {} : { archivedAt: query.status === "active" ? null : { not: null } };
+  const [rows, defaultId] = await Promise.all([
+    prisma.environment.findMany({
+      where: { projectId, ...archived, ...(after ? { id: { lt: after } } : {}) },
+      orderBy: { id: "desc" },
+      take: query.limit + 1,
+    }),
+    defaultEnvironmentIdOf(prisma, projectId),
+  ]);
+  return pageOf(
+    rows,
+    query.limit,
+    filters,
+    (r) => r.id,
+    (r) => toEnvironment(r, defaultId),
+  );
+}
+
+export async function getEnvironment(prisma: Database, projectId: string, id: string): Promise<Environment> {
+  const row = await prisma.environment.findFirst({ where: { id, projectId } });
+  if (!row) throw notFound("environment.not_found", "Environment", id);
+  return toEnvironment(row, await defaultEnvironmentIdOf(prisma, projectId));
+}
+
+/** Archiving is idempotent. The project's default environment is what sessions fall back to, so it stays active. */
+export async function archiveEnvironment(prisma: Database, projectId: string, id: string): Promise<Environment> {
+  const row = await prisma.environment.findFirst({ where: { id, projectId } });
+  if (!row) throw notFound("environment.not_found", "Environment", id);
+  const defaultId = await defaultEnvironmentIdOf(prisma, projectId);
+  if (row.id === defaultId) {
+    throw new AppError(
+      "environment.is_default",
+      `Environment ${id} is the project's default environment and cannot be archived`,
+    );
+  }
+  if (row.archivedAt) return toEnvironment(row, defaultId);
+  const archived = await prisma.environment.update({ where: { id }, data: { archivedAt: new Date() } });
+  return toEnvironment(archived, defaultId);
+}
+
+/** For other areas resolving `environmentId`: the environment if it exists in the project and is not archived. */
+export async function findActiveEnvironment(prisma: Database, projectId: string, id: string) {
+  return prisma.environment.findFirst({ where: { id, projectId, archivedAt: null } });
+}

@@ -1,0 +1,32 @@
+import type { Database } from "@agent-platform/db";
+import type { AppContext } from "../context.js";
+import type { SecretBox } from "../crypto/secret-box.js";
+import { notFound } from "../http/app-error.js";
+
+export type VaultSecrets = Record<string, string>;
+
+export function sealSecrets(box: SecretBox, secrets: VaultSecrets): { sealed: string; secretKeys: string[] } {
+  return { sealed: box.seal(secrets), secretKeys: Object.keys(secrets).sort() };
+}
+
+/**
+ * The decrypted secrets of a vault of the workspace, for the runtime (serverless tools, MCP credentials). The result
+ * must never be logged, returned or written to events.
+ */
+export async function openVaultSecrets(
+  ctx: Pick<AppContext, "db" | "secrets">,
+  workspaceId: string,
+  vaultId: string,
+): Promise<VaultSecrets> {
+  const row = await ctx.db.prisma.vault.findFirst({ where: { id: vaultId, workspaceId }, select: { sealed: true } });
+  if (!row) throw notFound("vault.not_found", "Vault", vaultId);
+  return ctx.secrets.open<VaultSecrets>(row.sealed);
+}
+
+/** Resolves a vault reference (`vault_…` id or unique name) in the workspace; null when there is none. */
+export async function findVaultByIdOrName(prisma: Database, workspaceId: string, ref: string) {
+  return prisma.vault.findFirst({
+    where: { workspaceId, OR: [{ id: ref }, { name: ref }] },
+    select: { id: true, name: true },
+  });
+}

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { expectEachOnceNewestFirst, expectError, walkPages } from "./helpers.js";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Method = "get" | "post" | "put" | "delete";
+
+/** One route of each resource (and both workspace and project scopes), with a body that would be valid. */
+function routes(base: string): [Method, string, object?][] {
+  return [
+    ["get", "/v1/platform/context"],
+    ["post", `${base}/environments`, { name: "e" }],
+    ["get", `${base}/environments`],
+    ["post", "/v1/vaults", { name: "v" }],
+    ["put", "/v1/vaults/vault_00000000000000000000000000/secrets", { secrets: { K: "v" } }],
+    ["get", `${base}/memory-stores`],
+    ["put", `${base}/memory-stores/ms_00000000000000000000000000/entries`, { key: "k", content: "c" }],
+    ["post", `${base}/knowledge-bases/kb_00000000000000000000000000/search`, { query: "q" }],
+    ["post", `${base}/datasets`, { name: "d" }],
+    ["get", "/v1/budgets"],
+    ["delete", "/v1/budgets/budget_00000000000000000000000000"],
+    ["get", `${base}/serverless-tools`],
+  ];
+}
+
+async function call(method: Method, path: string, headers: Record<string, string>, body?: object) {
+  const req = t.http[method](path).set(headers);
+  return body ? req.send(body) : req;
+}
+
+describe("authentication on every area", () => {
+  it("answers 401 auth.unauthorized without a key", async () => {
+    for (const [method, path, body] of routes(t.tenant.base)) {
+      expectError(await call(method, path, {}, body), 401, "auth.unauthorized");
+    }
+  });
+
+  it("answers 401 auth.unauthorized to a malformed header and to an unknown key", async () => {
+    for (const headers of [{ Authorization: `Basic ${t.tenant.key}` }, { Authorization: "Bearer ap_not_a_real_key" }]) {
+      for (const [method, path, body] of routes(t.tenant.base)) {
+        expectError(await call(method, path, headers, body), 401, "auth.unauthorized");
+      }
+    }
+  });
+
+  it("answers 401 auth.unauthorized to a key once it is revoked", async () => {
+    const created = await t.http
+      .post("/v1/api-keys")
+      .set(t.tenant.auth)
+      .send({ name: "short-lived", projectId: t.tenant.projectId });
+    expect(created.status).toBe(201);
+    const auth = { Authorization: `Bearer ${created.body.key}` };
+    expect((await t.http.get("/v1/vaults").set(auth)).status).toBe(200);
+    const revoked = await t.http.post(`/v1/api-keys/${created.body.id}/revoke`).set(t.tenant.auth);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revokedAt).toEqual(expect.any(String));
+    for (const [method, path, body] of routes(t.tenant.base)) {
+      const res = await call(method, path, auth, body);
+      expectError(res, 401, "auth.unauthorized");
+      expect(res.body.error.message).toMatch(/revoked/);
+    }
+  });
+});
+
+describe("API key listing", () => {
+  it("walks every key of the workspace exactly once, newest first", async () => {
+    const tenant = await t.newTenant();
+    const ids: string[] = [];
+    const first = await t.http.get("/v1/api-keys").set(tenant.auth);
+    ids.push(...first.body.data.map((k: { id: string }) => k.id));
+    for (let i = 0; i < 6; i++) {
+      const res = await t.http
+        .post("/v1/api-keys")
+        .set(tenant.auth)
+        .send({ name: `k${i}`, projectId: tenant.projectId });
+      ids.push(res.body.id);
+    }
+    const { items } = await walkPages(t.http, tenant.auth, "/v1/api-keys", 4);
+    expectEachOnceNewestFirst(
+      items.map((k) => k.id),
+      ids,
+    );
+    for (const key of items) expect(key).not.toHaveProperty("key");
+  });
+});
+
+describe("Idempotency-Key on resource writes", () => {
+  it("replays the stored response for the same key and body, and refuses another body", async () => {
+    const headers = { ...t.tenant.auth, "Idempotency-Key": "create-vault-1" };
+    const first = await t.http
+      .post("/v1/vaults")
+      .set(headers)
+      .send({ name: "idem", secrets: { K: "v" } });
+    expect(first.status).toBe(201);
+    expect(first.headers["idempotent-replayed"]).toBeUndefined();
+    const replay = await t.http
+      .post("/v1/vaults")
+      .set(headers)
+      .send({ name: "idem", secrets: { K: "v" } });
+    expect(replay.status).toBe(201);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.body).toEqual(first.body);
+    const vaults = await t.http.get("/v1/vaults?name=idem").set(t.tenant.auth);
+    expect(vaults.body.data).toHaveLength(1);
+
+    const other = await t.http.post("/v1/vaults").set(headers).send({ name: "idem-2" });
+    expectError(other, 409, "idempotency.conflict");
+  });
+
+  it("replays project-scoped creates too, and does not mix keys between workspaces", async () => {
+    const headers = { ...t.tenant.auth, "Idempotency-Key": "dataset-create" };
+    const body = { name: "idem-ds", cases: [{ input: "q" }] };
+    const first = await t.http.post(`${t.tenant.base}/datasets`).set(headers).send(body);
+    const replay = await t.http.post(`${t.tenant.base}/datasets`).set(headers).send(body);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.body.id).toBe(first.body.id);
+    const list = await t.http.get(`${t.tenant.base}/datasets?name=idem-ds`).set(t.tenant.auth);
+    expect(list.body.data).toHaveLength(1);
+    expectError(
+      await t.http
+        .post(`${t.tenant.base}/datasets/${first.body.id}/cases`)
+        .set(headers)
+        .send({ cases: [{ input: "x" }] }),
+      409,
+      "idempotency.conflict",
+    );
+
+    const other = await t.newTenant();
+    const theirs = await t.http
+      .post(`${other.base}/datasets`)
+      .set({ ...other.auth, "Idempotency-Key": "dataset-create" })
+      .send(body);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers["idempotent-replayed"]).toBeUndefined();
+    expect(theirs.body.id).not.toBe(first.body.id);
+  });
+});

@@ -1,0 +1,294 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { budgetExceededError, checkBudgets, recordUsage } from "../../src/budgets/usage.js";
+import { newId } from "../../src/ids.js";
+import type { Tenant } from "../support/factories.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { expectEachOnceNewestFirst, expectError, expectInvalid, walkPages } from "./helpers.js";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** An agent row of the tenant's project (budgets only need it to exist in the workspace). */
+async function newAgent(tenant: Tenant): Promise<string> {
+  const id = newId("agent");
+  await t.platform.ctx.db.prisma.agent.create({
+    data: { id, projectId: tenant.projectId, name: "budgeted", currentVersion: 1 },
+  });
+  return id;
+}
+
+describe("budgets over HTTP", () => {
+  it("creates, gets, lists and deletes budgets with their current consumption", async () => {
+    const tenant = await t.newTenant();
+    const agentId = await newAgent(tenant);
+    const created = await t.http
+      .post("/v1/budgets")
+      .set(tenant.auth)
+      .send({ scope: "workspace", meter: "tokens", limit: 1000, action: "block" });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^budget_[0-9a-z]{26}$/),
+      workspaceId: tenant.workspaceId,
+      scope: "workspace",
+      agentId: null,
+      meter: "tokens",
+      limit: 1000,
+      period: "month",
+      action: "block",
+      used: 0,
+      exceeded: false,
+      resetsAt: expect.stringMatching(/^\d{4}-\d\d-01T00:00:00\.000Z$/),
+      createdAt: expect.any(String),
+    });
+    const perAgent = await t.http
+      .post("/v1/budgets")
+      .set(tenant.auth)
+      .send({ scope: "agent", agentId, meter: "sessions", limit: 2, period: "total", action: "notify" });
+    expect(perAgent.status).toBe(201);
+    expect(perAgent.body).toMatchObject({ scope: "agent", agentId, period: "total", resetsAt: null, used: 0 });
+
+    const pool = t.platform.ctx.db.pool;
+    await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId, meter: "tokens", amount: 400 });
+    await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId, meter: "sessions", amount: 1 });
+    await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId, meter: "sessions", amount: 1 });
+
+    const got = await t.http.get(`/v1/budgets/${created.body.id}`).set(tenant.auth);
+    expect(got.body).toMatchObject({ used: 400, exceeded: false });
+    const list = await t.http.get("/v1/budgets").set(tenant.auth);
+    const usage = Object.fromEntries(
+      list.body.data.map((b: { id: string; used: number; exceeded: boolean }) => [b.id, [b.used, b.exceeded]]),
+    );
+    expect(usage).toEqual({ [perAgent.body.id]: [2, true], [created.body.id]: [400, false] });
+    const byAgent = await t.http.get(`/v1/budgets?agentId=${agentId}`).set(tenant.auth);
+    expect(byAgent.body.data.map((b: { id: string }) => b.id)).toEqual([perAgent.body.id]);
+
+    const deleted = await t.http.delete(`/v1/budgets/${perAgent.body.id}`).set(tenant.auth);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ id: perAgent.body.id, used: 2 });
+    expectError(await t.http.get(`/v1/budgets/${perAgent.body.id}`).set(tenant.auth), 404, "budget.not_found");
+    expectError(await t.http.delete(`/v1/budgets/${perAgent.body.id}`).set(tenant.auth), 404, "budget.not_found");
+  });
+
+  it("validates the body with field paths", async () => {
+    expectInvalid(
+      await t.http
+        .post("/v1/budgets")
+        .set(t.tenant.auth)
+        .send({ scope: "agent", meter: "tokens", limit: 1, action: "block" }),
+      ["body.agentId"],
+    );
+    expectInvalid(
+      await t.http
+        .post("/v1/budgets")
+        .set(t.tenant.auth)
+        .send({ scope: "workspace", agentId: "agent_abc", meter: "tokens", limit: 1, action: "block" }),
+      ["body.agentId"],
+    );
+    expectInvalid(
+      await t.http
+        .post("/v1/budgets")
+        .set(t.tenant.auth)
+        .send({ scope: "team", meter: "dollars", limit: 0, period: "week", action: "warn", extra: 1 }),
+      ["body.scope", "body.meter", "body.limit", "body.period", "body.action", "body"],
+    );
+    expectInvalid(
+      await t.http
+        .post("/v1/budgets")
+        .set(t.tenant.auth)
+        .send({ scope: "workspace", meter: "tokens", limit: 1.5, action: "block" }),
+      ["body.limit"],
+    );
+  });
+
+  it("refuses an agent outside the workspace with 422 budget.agent_not_found", async () => {
+    const other = await t.newTenant();
+    const foreignAgent = await newAgent(other);
+    for (const agentId of [foreignAgent, "agent_00000000000000000000000000"]) {
+      expectError(
+        await t.http
+          .post("/v1/budgets")
+          .set(t.tenant.auth)
+          .send({ scope: "agent", agentId, meter: "tokens", limit: 5, action: "block" }),
+        422,
+        "budget.agent_not_found",
+      );
+    }
+  });
+
+  it("answers 403 auth.forbidden to a member key on every budget route", async () => {
+    const member = await t.newTenant("member");
+    const body = { scope: "workspace", meter: "tokens", limit: 1, action: "block" };
+    expectError(await t.http.post("/v1/budgets").set(member.auth).send(body), 403, "auth.forbidden");
+    expectError(await t.http.get("/v1/budgets").set(member.auth), 403, "auth.forbidden");
+    const budget = (await t.http.post("/v1/budgets").set(t.tenant.auth).send(body)).body;
+    expectError(await t.http.get(`/v1/budgets/${budget.id}`).set(member.auth), 403, "auth.forbidden");
+    expectError(await t.http.delete(`/v1/budgets/${budget.id}`).set(member.auth), 403, "auth.forbidden");
+  });
+
+  it("hides another workspace's budget behind 404 budget.not_found", async () => {
+    const other = await t.newTenant();
+    const theirs = (
+      await t.http
+        .post("/v1/budgets")
+        .set(other.auth)
+        .send({ scope: "workspace", meter: "sessions", limit: 3, action: "block" })
+    ).body;
+    expectError(await t.http.get(`/v1/budgets/${theirs.id}`).set(t.tenant.auth), 404, "budget.not_found");
+    expectError(await t.http.delete(`/v1/budgets/${theirs.id}`).set(t.tenant.auth), 404, "budget.not_found");
+  });
+
+  it("walks every page exactly once and binds cursors to the agent filter", async () => {
+    const tenant = await t.newTenant();
+    const agentId = await newAgent(tenant);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await t.http
+        .post("/v1/budgets")
+        .set(tenant.auth)
+        .send({ scope: "workspace", meter: "model_calls", limit: 10 + i, action: "notify" });
+      ids.push(res.body.id);
+    }
+    const { items, cursors } = await walkPages(t.http, tenant.auth, "/v1/budgets", 2);
+    expectEachOnceNewestFirst(
+      items.map((b) => b.id),
+      ids,
+    );
+    expectInvalid(await t.http.get(`/v1/budgets?agentId=${agentId}&cursor=${cursors[0]}`).set(tenant.auth), [
+      "query.cursor",
+    ]);
+  });
+});
+
+describe("recordUsage and checkBudgets", () => {
+  async function budget(tenant: Tenant, body: Record<string, unknown>) {
+    const res = await t.http.post("/v1/budgets").set(tenant.auth).send(body);
+    expect(res.status).toBe(201);
+    return res.body;
+  }
+
+  it("counts per workspace and per agent in the total, month and day buckets", async () => {
+    const tenant = await t.newTenant();
+    const pool = t.platform.ctx.db.pool;
+    const now = new Date("2026-03-31T23:59:59.000Z");
+    await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId: "agent_x", meter: "tokens", amount: 7, now });
+    await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId: null, meter: "tokens", amount: 3, now });
+    await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId: "agent_x", meter: "tokens", amount: 0, now });
+    const { rows } = await pool.query(
+      `SELECT "agentId", "bucket", "used"::int AS used FROM usage_counters WHERE "workspaceId" = $1 AND "meter" = 'tokens'
+       ORDER BY "agentId", "bucket"`,
+      [tenant.workspaceId],
+    );
+    expect(rows).toEqual([
+      { agentId: "", bucket: "2026-03", used: 10 },
+      { agentId: "", bucket: "2026-03-31", used: 10 },
+      { agentId: "", bucket: "total", used: 10 },
+      { agentId: "agent_x", bucket: "2026-03", used: 7 },
+      { agentId: "agent_x", bucket: "2026-03-31", used: 7 },
+      { agentId: "agent_x", bucket: "total", used: 7 },
+    ]);
+    await expect(recordUsage(pool, { workspaceId: tenant.workspaceId, meter: "tokens", amount: -1 })).rejects.toThrow(
+      /non-negative integer/,
+    );
+  });
+
+  it("stays exact under concurrent increments", async () => {
+    const tenant = await t.newTenant();
+    const pool = t.platform.ctx.db.pool;
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        recordUsage(pool, {
+          workspaceId: tenant.workspaceId,
+          agentId: i % 2 === 0 ? "agent_a" : "agent_b",
+          meter: "model_calls",
+          amount: 1,
+        }),
+      ),
+    );
+    const { rows } = await pool.query(
+      `SELECT "agentId", "used"::int AS used FROM usage_counters
+       WHERE "workspaceId" = $1 AND "bucket" = 'total' ORDER BY "agentId"`,
+      [tenant.workspaceId],
+    );
+    expect(rows).toEqual([
+      { agentId: "", used: 40 },
+      { agentId: "agent_a", used: 20 },
+      { agentId: "agent_b", used: 20 },
+    ]);
+  });
+
+  it("reports the first exceeded blocking budget, workspace before agent, ignoring notify budgets", async () => {
+    const tenant = await t.newTenant();
+    const pool = t.platform.ctx.db.pool;
+    const agentId = await newAgent(tenant);
+    const otherAgent = await newAgent(tenant);
+    const ws = tenant.workspaceId;
+    await budget(tenant, { scope: "agent", agentId, meter: "sessions", limit: 2, period: "total", action: "block" });
+    await budget(tenant, { scope: "workspace", meter: "tokens", limit: 100, period: "day", action: "notify" });
+
+    expect(await checkBudgets(pool, { workspaceId: ws, agentId, meters: ["sessions", "tokens"] })).toBeNull();
+    await recordUsage(pool, { workspaceId: ws, agentId, meter: "sessions", amount: 1 });
+    expect(await checkBudgets(pool, { workspaceId: ws, agentId, meters: ["sessions"] })).toBeNull();
+    await recordUsage(pool, { workspaceId: ws, agentId, meter: "sessions", amount: 1 });
+    expect(await checkBudgets(pool, { workspaceId: ws, agentId, meters: ["sessions"] })).toEqual({
+      scope: "agent",
+      meter: "sessions",
+      limit: 2,
+      used: 2,
+    });
+    // Another agent, the workspace as a whole and other meters are not blocked by that agent's budget.
+    expect(await checkBudgets(pool, { workspaceId: ws, agentId: otherAgent, meters: ["sessions"] })).toBeNull();
+    expect(await checkBudgets(pool, { workspaceId: ws, meters: ["sessions"] })).toBeNull();
+    expect(await checkBudgets(pool, { workspaceId: ws, agentId, meters: ["tokens"] })).toBeNull();
+    // A notify budget never blocks.
+    await recordUsage(pool, { workspaceId: ws, agentId, meter: "tokens", amount: 500 });
+    expect(await checkBudgets(pool, { workspaceId: ws, agentId: otherAgent, meters: ["tokens"] })).toBeNull();
+
+    await budget(tenant, { scope: "workspace", meter: "sessions", limit: 2, period: "month", action: "block" });
+    expect(await checkBudgets(pool, { workspaceId: ws, agentId, meters: ["sessions"] })).toEqual({
+      scope: "workspace",
+      meter: "sessions",
+      limit: 2,
+      used: 2,
+    });
+    expect(await checkBudgets(pool, { workspaceId: ws, agentId: otherAgent, meters: ["sessions"] })).toMatchObject({
+      scope: "workspace",
+    });
+    const error = budgetExceededError({ scope: "workspace", meter: "sessions", limit: 2, used: 2 });
+    expect(error).toMatchObject({
+      code: "budget.exceeded",
+      status: 403,
+      details: { scope: "workspace", meter: "sessions", limit: 2, used: 2 },
+    });
+  });
+
+  it("reads the bucket of the budget's period: yesterday's usage does not count against a daily budget", async () => {
+    const tenant = await t.newTenant();
+    const pool = t.platform.ctx.db.pool;
+    const ws = tenant.workspaceId;
+    const today = new Date("2026-05-20T10:00:00.000Z");
+    const yesterday = new Date("2026-05-19T10:00:00.000Z");
+    const lastMonth = new Date("2026-04-30T10:00:00.000Z");
+    await budget(tenant, { scope: "workspace", meter: "model_calls", limit: 5, period: "day", action: "block" });
+    await recordUsage(pool, { workspaceId: ws, meter: "model_calls", amount: 5, now: yesterday });
+    expect(await checkBudgets(pool, { workspaceId: ws, meters: ["model_calls"], now: today })).toBeNull();
+    expect(await checkBudgets(pool, { workspaceId: ws, meters: ["model_calls"], now: yesterday })).toMatchObject({
+      used: 5,
+    });
+
+    await budget(tenant, { scope: "workspace", meter: "tokens", limit: 10, period: "month", action: "block" });
+    await recordUsage(pool, { workspaceId: ws, meter: "tokens", amount: 10, now: lastMonth });
+    expect(await checkBudgets(pool, { workspaceId: ws, meters: ["tokens"], now: today })).toBeNull();
+    await recordUsage(pool, { workspaceId: ws, meter: "tokens", amount: 10, now: yesterday });
+    expect(await checkBudgets(pool, { workspaceId: ws, meters: ["tokens"], now: today })).toEqual({
+      scope: "workspace",
+      meter: "tokens",
+      limit: 10,
+      used: 10,
+    });
+  });
+});
