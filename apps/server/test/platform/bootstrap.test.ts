@@ -39,7 +39,7 @@ describe("bootstrap", () => {
     const { url } = await start({ BOOTSTRAP_API_KEY: key });
     const res = await fetch(`${url}/v1/platform/context`, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as { apiKey: { role: string }; project: { id: string } };
     expect(body.apiKey.role).toBe("admin");
     expect(body.project.id).toBe(running!.bootstrap!.projectId);
   });
