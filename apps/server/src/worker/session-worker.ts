@@ -76,16 +76,16 @@ export class SessionWorker implements SessionDriver {
     this.pump();
   }
 
+  /** Stops claiming, aborts the running passes and gives their leases back (another worker resumes them at once). */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.expiryTimer);
     clearTimeout(this.listenTimer);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => {});
     const active = [...this.runs.values()];
     for (const run of active) run.controller.abort(new WorkerStopping());
-    await Promise.all(active.map((run) => run.done));
+    const listener = this.listener;
+    this.listener = undefined;
+    await Promise.all([...active.map((run) => run.done), listener?.end().catch(() => {})]);
   }
 
   newLeaseToken(): string {

@@ -1,0 +1,227 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import { startPlatform } from "../../src/platform-process.js";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
+import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { createAgent, message, newSession } from "./helpers.js";
+import { expectGapFree, type LogEntry, types, waitForIdle, waitForLog, waitUntil } from "./loop-helpers.js";
+
+// The API runs in this process without a worker; workers are real child processes that the tests kill with SIGKILL.
+const MODEL = "openai-compatible/fake-model";
+const SERVER_DIR = join(import.meta.dirname, "..", "..");
+let t: TestApp;
+let fake: FakeOpenAI;
+let mcp: TestMcpServer;
+const workers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  mcp = await startMcpServer({ transport: "streamable" });
+  t = await startTestApp({ role: "api", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map(stopWorker));
+  fake.reset();
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+  await mcp?.close();
+});
+
+/** Starts `main.ts` with ROLE=worker against the test database; resolves once its worker is listening. */
+async function startWorker(extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
+  const config = t.platform.ctx.config;
+  const child = spawn(process.execPath, ["--conditions=agent-platform-source", "--import", "tsx", "src/main.ts"], {
+    cwd: SERVER_DIR,
+    env: {
+      PATH: process.env.PATH ?? "",
+      ROLE: "worker",
+      DATABASE_URL: config.databaseUrl!,
+      SECRETS_KEY: config.secretsKey!,
+      DATA_DIR: mkdtempSync(join(tmpdir(), "ap-worker-")),
+      OPENAI_COMPATIBLE_BASE_URL: fake.url,
+      WORKER_LEASE_MS: "2000",
+      LOG_LEVEL: "info",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  workers.push(child);
+  let output = "";
+  if (process.env.DEBUG_WORKERS) {
+    child.stdout!.on("data", (c: Buffer) => process.stderr.write(c));
+    child.stderr!.on("data", (c: Buffer) => process.stderr.write(c));
+  }
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("session worker started")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${output}`));
+    });
+  });
+  return child;
+}
+
+function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
+function stopWorker(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+const chatCalls = () => fake.requests.filter((r) => r.path === "/v1/chat/completions");
+const count = (log: LogEntry[], type: string) => log.filter((e) => e.type === type).length;
+
+describe("crash recovery (kill -9 of the worker mid-turn)", () => {
+  it("redoes a model call whose reply was not persisted: nothing lost, nothing duplicated", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL, tools: ["artifact_write"] });
+    fake.enqueue(
+      { toolCalls: [{ name: "artifact_write", arguments: { name: "notes.md", content: "draft" } }] },
+      { text: "a very slow answer that never completes because the worker dies", chunkDelayMs: 1_000 },
+      { text: "The final answer." },
+    );
+    const first = await startWorker();
+    const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("write notes, then answer")] });
+
+    // The tool ran and its result is in the log; the second model call is streaming slowly.
+    await waitForLog(t, t.tenant, session.id, "the tool result", (log) => count(log, "agent.tool_result") === 1);
+    await waitUntil("the second model call", async () => (chatCalls()[1]?.outcome === "pending" ? true : undefined));
+    await killHard(first);
+
+    await startWorker();
+    const log = await waitForIdle(t, t.tenant, session.id, 1, 30_000);
+    expect(types(log)).toEqual([
+      "user.message",
+      "session.status_running",
+      "agent.tool_use",
+      "agent.usage",
+      "agent.tool_result",
+      "agent.message",
+      "agent.usage",
+      "session.status_idle",
+    ]);
+    expectGapFree(log);
+    expect(log[5].content).toEqual([{ type: "text", text: "The final answer." }]);
+    expect(log.at(-1).stopReason).toBe("end_turn");
+    expect(chatCalls()).toHaveLength(3);
+    expect(chatCalls()[1]!.outcome).toBe("client-closed");
+    // The redone call saw the persisted tool result under the same tool-use id.
+    // biome-ignore lint/suspicious/noExplicitAny: chat messages as received
+    const toolMessages = (chatCalls()[2]!.body.messages as any[]).filter((m) => m.role === "tool");
+    expect(toolMessages.map((m) => m.tool_call_id)).toEqual([log[2].id]);
+    const row = await t.platform.ctx.db.pool.query(`SELECT 1 FROM session_runs WHERE "sessionId" = $1`, [session.id]);
+    expect(row.rowCount).toBe(0);
+  });
+
+  it("runs a tool use left without a result again on resume (at-least-once), with one result in the log", async () => {
+    const agent = await createAgent(t, t.tenant, {
+      model: MODEL,
+      mcpServers: [{ name: "svc", url: mcp.url }],
+      toolPermissions: { svc__slow: "always_allow" },
+    });
+    fake.enqueue({ toolCalls: [{ name: "svc__slow", arguments: { ms: 1_500 } }] }, { text: "Waited." });
+    const first = await startWorker();
+    const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("wait a bit")] });
+    await waitUntil("the MCP tool to start", async () => (mcp.toolCalls.length === 1 ? true : undefined));
+    await killHard(first);
+    await startWorker();
+
+    const log = await waitForIdle(t, t.tenant, session.id, 1, 30_000);
+    expect(types(log)).toEqual([
+      "user.message",
+      "session.status_running",
+      "agent.mcp_tool_use",
+      "agent.usage",
+      "agent.mcp_tool_result",
+      "agent.message",
+      "agent.usage",
+      "session.status_idle",
+    ]);
+    expectGapFree(log);
+    expect(log[4]).toMatchObject({ toolUseId: log[2].id, isError: false });
+    expect(mcp.toolCalls.filter((c) => c.name === "slow")).toHaveLength(2);
+    expect(chatCalls()).toHaveLength(2);
+  });
+
+  it("gives the lease back on a graceful stop, so another worker resumes at once", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    fake.enqueue({ text: "slow words that will be cut short by the stop", chunkDelayMs: 1_000 }, { text: "Resumed." });
+    // An in-process worker platform, closed the way main.ts closes it on SIGTERM.
+    const config = t.platform.ctx.config;
+    const inProcess = await startPlatform(
+      loadConfig({
+        ROLE: "worker",
+        DATABASE_URL: config.databaseUrl!,
+        SECRETS_KEY: config.secretsKey!,
+        DATA_DIR: mkdtempSync(join(tmpdir(), "ap-worker-")),
+        OPENAI_COMPATIBLE_BASE_URL: fake.url,
+        WORKER_LEASE_MS: "600000",
+        LOG_LEVEL: "silent",
+      }),
+    );
+    const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("hello")] });
+    await waitUntil("the model call", async () => (chatCalls()[0]?.outcome === "pending" ? true : undefined));
+    await inProcess.close();
+    const run = await t.platform.ctx.db.pool.query(
+      `SELECT "leaseOwner", "leaseExpiresAt" FROM session_runs WHERE "sessionId" = $1`,
+      [session.id],
+    );
+    expect(run.rows).toEqual([{ leaseOwner: null, leaseExpiresAt: null }]);
+
+    // With a 10-minute lease, only a released lease lets the next worker continue now.
+    await startWorker({ WORKER_LEASE_MS: "600000" });
+    const log = await waitForIdle(t, t.tenant, session.id, 1, 30_000);
+    expect(types(log)).toEqual([
+      "user.message",
+      "session.status_running",
+      "agent.message",
+      "agent.usage",
+      "session.status_idle",
+    ]);
+    expect(log[2].content[0].text).toBe("Resumed.");
+    expectGapFree(log);
+  });
+
+  it("stops a session that keeps killing its worker with session.error session.loop_failed", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    fake.enqueue({ text: "never finishes", chunkDelayMs: 5_000 });
+    const first = await startWorker({ WORKER_MAX_ATTEMPTS: "1" });
+    const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("hello")] });
+    await waitUntil("the model call", async () => (chatCalls()[0]?.outcome === "pending" ? true : undefined));
+    await killHard(first);
+    await startWorker({ WORKER_MAX_ATTEMPTS: "1" });
+    const log = await waitForIdle(t, t.tenant, session.id, 1, 30_000);
+    expect(types(log)).toEqual(["user.message", "session.status_running", "session.error", "session.status_idle"]);
+    expect(log[2].error.code).toBe("session.loop_failed");
+    expect(log[3].stopReason).toBe("error");
+    expect(chatCalls()).toHaveLength(1);
+  });
+});
