@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { saveSessionLoopSettings } from "../../src/runtime/loop/loop-settings.js";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
+import { type FakeOpenAI, type FakeRequest, startFakeOpenAI } from "../support/fake-openai.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message, newSession, postEvents } from "./helpers.js";
@@ -28,9 +28,12 @@ beforeEach(() => {
 
 const chatCalls = () => fake.requests.filter((r) => r.path === "/v1/chat/completions");
 const byType = (log: LogEntry[], type: string) => log.filter((e) => e.type === type);
-// biome-ignore lint/suspicious/noExplicitAny: chat messages as the fake server received them
-const roles = (request: { body: any }) =>
-  (request.body.messages as any[]).filter((m) => m.role !== "system").map((m) => `${m.role}:${m.content ?? ""}`);
+type ChatMessage = { role: string; content?: string | null };
+/** `role:content` of the non-system messages a chat request carried. */
+const roles = (request: FakeRequest) =>
+  (request.body.messages as ChatMessage[])
+    .filter((m) => m.role !== "system")
+    .map((m) => `${m.role}:${m.content ?? ""}`);
 
 async function start(agentExtra: Record<string, unknown>, text: string) {
   const agent = await createAgent(t, t.tenant, { model: MODEL, ...agentExtra });

@@ -23,7 +23,8 @@ const chatCalls = () => fake.requests.filter((r) => r.path === "/v1/chat/complet
 const toolNames = (request: FakeRequest) =>
   ((request.body.tools ?? []) as { function: { name: string } }[]).map((x) => x.function.name);
 // biome-ignore lint/suspicious/noExplicitAny: chat messages as the fake server received them
-const lastToolMessage = (request: FakeRequest) => (request.body.messages as any[]).filter((m) => m.role === "tool").at(-1);
+const lastToolMessage = (request: FakeRequest) =>
+  (request.body.messages as any[]).filter((m) => m.role === "tool").at(-1);
 
 async function children(parentId: string, agentId: string) {
   const res = await t.http.get(`${t.tenant.base}/sessions?agent=${agentId}&limit=100`).set(t.tenant.auth);
@@ -94,7 +95,9 @@ describe("foreground delegation", () => {
       model: "builtin/echo",
       tools: ["web_fetch", "artifact_write"],
     });
-    const coord = await coordinator([{ agentId: sub.id, role: "reader", mode: "foreground", readonly: true, model: MODEL }]);
+    const coord = await coordinator([
+      { agentId: sub.id, role: "reader", mode: "foreground", readonly: true, model: MODEL },
+    ]);
     fake.enqueue(
       { toolCalls: [{ name: "delegate_to_reader", arguments: { task: "read something" } }] },
       { text: "I read it." },
