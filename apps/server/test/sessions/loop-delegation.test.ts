@@ -22,9 +22,9 @@ const byType = (log: LogEntry[], type: string) => log.filter((e) => e.type === t
 const chatCalls = () => fake.requests.filter((r) => r.path === "/v1/chat/completions");
 const toolNames = (request: FakeRequest) =>
   ((request.body.tools ?? []) as { function: { name: string } }[]).map((x) => x.function.name);
-// biome-ignore lint/suspicious/noExplicitAny: chat messages as the fake server received them
+type ChatMessage = { role: string; content: string };
 const lastToolMessage = (request: FakeRequest) =>
-  (request.body.messages as any[]).filter((m) => m.role === "tool").at(-1);
+  (request.body.messages as ChatMessage[]).filter((m) => m.role === "tool").at(-1)!;
 
 async function children(parentId: string, agentId: string) {
   const res = await t.http.get(`${t.tenant.base}/sessions?agent=${agentId}&limit=100`).set(t.tenant.auth);
