@@ -22,6 +22,7 @@ import { knowledgeBaseRoutes } from "./knowledge-bases/routes.js";
 import { memoryStoreRoutes } from "./memory-stores/routes.js";
 import { platformRoutes } from "./platform/routes.js";
 import { serverlessToolRoutes } from "./serverless-tools/routes.js";
+import { sessionRoutes } from "./sessions/routes.js";
 import { registerSkillsRoutes } from "./skills/routes.js";
 import { vaultRoutes } from "./vaults/routes.js";
 
@@ -50,6 +51,7 @@ export function createApp(ctx: AppContext): express.Express {
   createExpressEndpoints(contract.budgets, budgetRoutes(ctx), app, options);
   createExpressEndpoints(contract.serverlessTools, serverlessToolRoutes(ctx), app, options);
   createExpressEndpoints(contract.agents, agentRoutes(ctx), app, options);
+  createExpressEndpoints(contract.sessions, sessionRoutes(ctx), app, options);
   createExpressEndpoints(contract.governance, governanceRoutes(ctx), app, options);
   createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), app, options);
   registerSkillsRoutes(app, ctx, options);

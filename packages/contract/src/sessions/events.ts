@@ -1,30 +1,7 @@
 import { z } from "zod";
 import { Timestamp } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
-
-/** UTF-8 size of a string, without allocating. */
-function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-/** Text bounded in UTF-8 bytes; the character bound (shown in OpenAPI) is a cheap first check. */
-function boundedText(maxBytes: number, minLength = 0) {
-  return z
-    .string()
-    .min(minLength)
-    .max(maxBytes)
-    .refine((text) => utf8Bytes(text) <= maxBytes, { message: `at most ${maxBytes} bytes of UTF-8` });
-}
+import { boundedText } from "../resources/shared.js";
 
 /** Ids of tool-use events (`evt_…`) that confirmations and custom tool results answer. */
 const ToolUseId = z.string().min(1).max(64);

@@ -1,0 +1,79 @@
+import { BudgetMeterSchema, type CreateSessionInput, type Session } from "@agent-platform/contract";
+import { loadAgentVersion } from "../agents/load-agent-version.js";
+import { budgetExceededError, checkBudgets, recordUsage } from "../budgets/usage.js";
+import type { AppContext } from "../context.js";
+import { AppError } from "../http/app-error.js";
+import { newId } from "../ids.js";
+import { requestTurn } from "../worker/request-turn.js";
+import { resolveExecutionSettings } from "./resolve-execution.js";
+import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
+import { inTransaction } from "./transaction.js";
+import { appendUserEvents } from "./user-events.js";
+
+interface Scope {
+  workspaceId: string;
+  projectId: string;
+}
+
+export interface CreateSessionOptions {
+  /** The coordinator's session, when the new session is a delegation. */
+  parentSessionId?: string;
+}
+
+/**
+ * Creates a session: resolves the agent version (current when only an id is given; an archived agent is refused), then
+ * `environmentId`, `vaultIds` and `resources` once by the spec's precedence, checks the blocking budgets, and in one
+ * transaction inserts the session, appends the initial events, counts the session against the `sessions` meter and,
+ * when there were events, records the work request for the loop.
+ */
+export async function createSession(
+  ctx: AppContext,
+  scope: Scope,
+  input: CreateSessionInput,
+  options: CreateSessionOptions = {},
+): Promise<Session> {
+  const prisma = ctx.db.prisma;
+  const ref = typeof input.agent === "string" ? { id: input.agent } : input.agent;
+  const agent = await loadAgentVersion(ctx, scope.projectId, ref.id, "version" in ref ? ref.version : undefined);
+  if (agent.archivedAt) {
+    throw new AppError("agent.archived", `Agent ${agent.agentId} is archived; duplicate it to start new sessions`);
+  }
+  const settings = await resolveExecutionSettings(prisma, scope, input, agent.config.defaults);
+  const exceeded = await checkBudgets(ctx.db.pool, {
+    workspaceId: scope.workspaceId,
+    agentId: agent.agentId,
+    meters: BudgetMeterSchema.options,
+  });
+  if (exceeded) throw budgetExceededError(exceeded);
+
+  const id = newId("session");
+  const events = input.events ?? [];
+  const row = await inTransaction(ctx.db.pool, async (client) => {
+    await client.query(
+      `INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
+         "environmentId", "vaultIds", "resources", "parentSessionId")
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::text[], $10::jsonb, $11)`,
+      [
+        id,
+        scope.projectId,
+        scope.workspaceId,
+        agent.agentId,
+        agent.version,
+        input.title ?? null,
+        JSON.stringify(input.metadata ?? {}),
+        settings.environmentId,
+        settings.vaultIds,
+        JSON.stringify(settings.resources),
+        options.parentSessionId ?? null,
+      ],
+    );
+    if (events.length > 0) {
+      await appendUserEvents(client, id, [], events);
+      await requestTurn(ctx, id, client);
+    }
+    await recordUsage(client, { workspaceId: scope.workspaceId, agentId: agent.agentId, meter: "sessions", amount: 1 });
+    const { rows } = await client.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE "id" = $1`, [id]);
+    return rows[0]!;
+  });
+  return toSession(row);
+}

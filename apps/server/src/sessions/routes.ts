@@ -1,0 +1,69 @@
+import { sessionsContract } from "@agent-platform/contract";
+import { initServer } from "@ts-rest/express";
+import type { AppContext } from "../context.js";
+import { notFound } from "../http/app-error.js";
+import { type AuthContext, authOf, projectScope } from "../http/auth-context.js";
+import { createSession } from "./create-session.js";
+import { openSessionEventStream } from "./event-stream.js";
+import { ingestEvents } from "./ingest-events.js";
+import { archiveSession, deleteSession, renameSession } from "./session-admin.js";
+import { getSession, listSessionEvents, listSessions } from "./session-queries.js";
+
+const s = initServer();
+
+/** A session of another project is simply not found: the same 404 whether it exists or not. */
+function sessionScope(req: { auth?: AuthContext }, params: { projectId: string; id: string }): AuthContext {
+  const auth = authOf(req);
+  if (auth.projectId !== params.projectId) throw notFound("session.not_found", "Session", params.id);
+  return auth;
+}
+
+export function sessionRoutes(ctx: AppContext) {
+  const pool = ctx.db.pool;
+  return s.router(sessionsContract, {
+    create: async ({ req, params, body }) => ({
+      status: 201,
+      body: await createSession(ctx, projectScope(req, params.projectId), body),
+    }),
+    list: async ({ req, params, query }) => {
+      projectScope(req, params.projectId);
+      return { status: 200, body: await listSessions(pool, params.projectId, query) };
+    },
+    get: async ({ req, params }) => {
+      sessionScope(req, params);
+      return { status: 200, body: await getSession(pool, params.projectId, params.id) };
+    },
+    update: async ({ req, params, body }) => {
+      sessionScope(req, params);
+      return { status: 200, body: await renameSession(pool, params.projectId, params.id, body.title) };
+    },
+    archive: async ({ req, params }) => {
+      sessionScope(req, params);
+      return { status: 200, body: await archiveSession(pool, params.projectId, params.id) };
+    },
+    remove: async ({ req, params }) => {
+      sessionScope(req, params);
+      await deleteSession(pool, params.projectId, params.id);
+      return { status: 204, body: undefined };
+    },
+    ingestEvents: async ({ req, params, body }) => {
+      sessionScope(req, params);
+      return { status: 202, body: await ingestEvents(ctx, params.projectId, params.id, body.events) };
+    },
+    listEvents: async ({ req, params, query }) => {
+      sessionScope(req, params);
+      return {
+        status: 200,
+        body: await listSessionEvents(pool, params.projectId, params.id, query.afterSeq, query.limit),
+      };
+    },
+    streamEvents: async ({ req, res, params, query, headers }) => {
+      sessionScope(req, params);
+      const lastEventId = headers["last-event-id"];
+      const afterSeq = lastEventId !== undefined ? Number(lastEventId) : (query.afterSeq ?? 0);
+      const stream = await openSessionEventStream(ctx, params.projectId, params.id, afterSeq, res);
+      // ts-rest pipes a stream body into the response as is; the contract documents it as text/event-stream.
+      return { status: 200, body: stream as unknown as string };
+    },
+  });
+}

@@ -1,0 +1,188 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SESSION_EVENTS_APPLICATION_NAME } from "../../src/sessions/event-notifier.js";
+import type { Tenant } from "../support/factories.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { createAgent, message, newSession, postEvents, readLog } from "./helpers.js";
+import { openSse, type SseConnection } from "./sse-client.js";
+
+let t: TestApp;
+let tenant: Tenant;
+let agentId: string;
+const open: SseConnection[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { SESSION_STREAM_HEARTBEAT_MS: "150" } });
+  tenant = t.tenant;
+  agentId = (await createAgent(t, tenant)).id;
+});
+afterAll(async () => {
+  for (const c of open) c.close();
+  await t?.close();
+});
+
+async function stream(sessionId: string, options: { afterSeq?: number; lastEventId?: string; as?: Tenant } = {}) {
+  const who = options.as ?? tenant;
+  const query = options.afterSeq !== undefined ? `?afterSeq=${options.afterSeq}` : "";
+  const headers: Record<string, string> = { ...who.auth };
+  if (options.lastEventId !== undefined) headers["Last-Event-ID"] = options.lastEventId;
+  const connection = await openSse(`${t.url}${tenant.base}/sessions/${sessionId}/events/stream${query}`, headers);
+  open.push(connection);
+  return connection;
+}
+
+/** Backends currently listening on the session_events channel (the shared notifier connection). */
+async function listeners(): Promise<number> {
+  const { rows } = await t.platform.ctx.db.pool.query(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1",
+    [SESSION_EVENTS_APPLICATION_NAME],
+  );
+  return rows[0].n;
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 5000) {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("condition not reached in time");
+    await sleep(25);
+  }
+}
+
+describe("GET /sessions/:id/events/stream", () => {
+  it("replays the backlog then follows live entries, each as id/event/data", async () => {
+    const s = await newSession(t, tenant, { agent: agentId, events: [message("one"), message("two")] });
+    const c = await stream(s.id);
+    expect(c.status).toBe(200);
+    expect(c.headers["content-type"]).toMatch(/^text\/event-stream/);
+    expect(c.headers["cache-control"]).toContain("no-cache");
+    expect(c.headers["x-request-id"]).toMatch(/^req_/);
+    const backlog = await c.waitForFrames(2);
+    const log = await readLog(t, tenant, s.id);
+    expect(backlog).toEqual(log.map((entry) => ({ id: String(entry.seq), event: entry.type, data: entry })));
+
+    await postEvents(t, tenant, s.id, [message("three"), { type: "user.interrupt" }]);
+    await postEvents(t, tenant, s.id, [message("five")]);
+    const all = await c.waitForFrames(5);
+    expect(all.map((f) => f.id)).toEqual(["1", "2", "3", "4", "5"]);
+    expect(all.map((f) => f.event)).toEqual([
+      "user.message",
+      "user.message",
+      "user.message",
+      "user.interrupt",
+      "user.message",
+    ]);
+    expect(all[4]!.data).toEqual((await readLog(t, tenant, s.id))[4]);
+    c.close();
+  });
+
+  it("resumes after a disconnect with Last-Event-ID: exactly the missed entries, then live ones", async () => {
+    const s = await newSession(t, tenant, { agent: agentId, events: [message("1"), message("2"), message("3")] });
+    const first = await stream(s.id);
+    await first.waitForFrames(3);
+    first.close();
+    await first.ended;
+    await postEvents(t, tenant, s.id, [message("4"), message("5")]);
+    await postEvents(t, tenant, s.id, [message("6")]);
+
+    const resumed = await stream(s.id, { lastEventId: "3", afterSeq: 0 });
+    const missed = await resumed.waitForFrames(3);
+    expect(missed.map((f) => f.id)).toEqual(["4", "5", "6"]);
+    await postEvents(t, tenant, s.id, [message("7")]);
+    await resumed.waitForFrames(4);
+    await sleep(200);
+    expect(resumed.frames.map((f) => f.id)).toEqual(["4", "5", "6", "7"]);
+    resumed.close();
+  });
+
+  it("starts after ?afterSeq, and streams nothing for a log already read", async () => {
+    const s = await newSession(t, tenant, { agent: agentId, events: [message("a"), message("b"), message("c")] });
+    const c = await stream(s.id, { afterSeq: 2 });
+    expect((await c.waitForFrames(1)).map((f) => f.id)).toEqual(["3"]);
+    const caughtUp = await stream(s.id, { afterSeq: 3 });
+    await caughtUp.waitForComment((x) => x === "ping");
+    expect(caughtUp.frames).toEqual([]);
+    c.close();
+    caughtUp.close();
+  });
+
+  it("sends heartbeats while idle", async () => {
+    const s = await newSession(t, tenant, { agent: agentId });
+    const c = await stream(s.id);
+    await c.waitForComment((x) => x === "ping");
+    await sleep(350);
+    expect(c.comments.filter((x) => x === "ping").length).toBeGreaterThanOrEqual(2);
+    c.close();
+  });
+
+  it("delivers every entry in order to several followers under concurrent posts", async () => {
+    const s = await newSession(t, tenant, { agent: agentId });
+    const followers = await Promise.all([stream(s.id), stream(s.id), stream(s.id)]);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => postEvents(t, tenant, s.id, [message(`${i}a`), message(`${i}b`)])),
+    );
+    const expected = Array.from({ length: 20 }, (_, i) => String(i + 1));
+    for (const f of followers) expect((await f.waitForFrames(20)).map((x) => x.id)).toEqual(expected);
+    for (const f of followers) f.close();
+  });
+
+  it("shares one LISTEN connection per process and closes it when the last follower leaves", async () => {
+    await eventually(async () => (await listeners()) === 0);
+    const a = await newSession(t, tenant, { agent: agentId });
+    const b = await newSession(t, tenant, { agent: agentId });
+    const streams = await Promise.all([stream(a.id), stream(a.id), stream(b.id)]);
+    await eventually(async () => (await listeners()) === 1);
+    await sleep(100);
+    expect(await listeners()).toBe(1);
+    for (const c of streams) c.close();
+    await eventually(async () => (await listeners()) === 0);
+  });
+
+  it("reconnects the shared listener and delivers what was committed while it was down", async () => {
+    const s = await newSession(t, tenant, { agent: agentId, events: [message("before")] });
+    const c = await stream(s.id);
+    await c.waitForFrames(1);
+    await eventually(async () => (await listeners()) === 1);
+    const terminated = await t.platform.ctx.db.pool.query(
+      "SELECT pid, pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1",
+      [SESSION_EVENTS_APPLICATION_NAME],
+    );
+    expect(terminated.rows).toEqual([{ pid: expect.any(Number), done: true }]);
+    await postEvents(t, tenant, s.id, [message("during outage")]);
+    await postEvents(t, tenant, s.id, [message("after")]);
+    const frames = await c.waitForFrames(3, 10_000);
+    expect(frames.map((f) => f.data.content[0].text)).toEqual(["before", "during outage", "after"]);
+    const { rows } = await t.platform.ctx.db.pool.query(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1",
+      [SESSION_EVENTS_APPLICATION_NAME],
+    );
+    expect(rows.length).toBe(1);
+    expect(rows[0].pid).not.toBe(terminated.rows[0].pid);
+    c.close();
+  });
+
+  it("answers 404 for a missing session, 400 for a bad Last-Event-ID", async () => {
+    const missing = await stream("sess_missing");
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(await missing.body()).error.code).toBe("session.not_found");
+    const s = await newSession(t, tenant, { agent: agentId });
+    const bad = await stream(s.id, { lastEventId: "abc" });
+    expect(bad.status).toBe(400);
+    const body = JSON.parse(await bad.body());
+    expect(body.error.code).toBe("request.invalid");
+    expect(body.error.details.issues[0].path).toBe("headers.last-event-id");
+  });
+
+  it("ends open streams when the server shuts down", async () => {
+    const own = await startTestApp({ env: { SESSION_STREAM_HEARTBEAT_MS: "100000" } });
+    try {
+      const a = (await createAgent(own, own.tenant)).id;
+      const s = await newSession(own, own.tenant, { agent: a });
+      const c = await openSse(`${own.url}${own.tenant.base}/sessions/${s.id}/events/stream`, own.tenant.auth);
+      await c.waitForComment((x) => x.startsWith("session"));
+      await own.platform.close();
+      await c.ended;
+    } finally {
+      await own.close().catch(() => {});
+    }
+  });
+});
