@@ -7,5 +7,7 @@ export {
   type RequestOptions,
   type TypedClient,
 } from "./client.js";
+export { type FollowOptions, followSessionEvents } from "./follow-events.js";
 export { newIdempotencyKey } from "./idempotency.js";
 export { type CursorPageLike, paginate } from "./paginate.js";
+export { parseSse, type SseMessage } from "./sse.js";
