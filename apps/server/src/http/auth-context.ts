@@ -25,8 +25,8 @@ export function authOf(req: { auth?: AuthContext }): AuthContext {
 }
 
 /**
- * Project-scoped routes: a key sees only its own project. Another project's routes answer 404 with the area's own
- * not-found code, so existence never leaks.
+ * Project-scoped routes: a key sees only its own project. Another project's routes answer 404 `project.not_found`
+ * (areas whose routes name a resource answer with that resource's own not-found code instead), so nothing leaks.
  */
 export function projectScope(req: { auth?: AuthContext }, projectId: string): AuthContext {
   const auth = authOf(req);
