@@ -1,6 +1,6 @@
 import type { AgentConfig } from "@agent-platform/contract";
 import type { Database } from "@agent-platform/db";
-import { LruCache } from "../skills/lru-cache.js";
+import { LruCache } from "../lib/lru-cache.js";
 
 /** The client or a transaction: anything that can read `agent_versions`. */
 export type VersionReader = Pick<Database, "agentVersion">;

@@ -2,7 +2,7 @@ import type { SkillManifest } from "@agent-platform/contract";
 import type { Database, Prisma } from "@agent-platform/db";
 import { AppError } from "../http/app-error.js";
 import { comparePaths, type StoredSkillFile } from "./files.js";
-import { LruCache } from "./lru-cache.js";
+import { LruCache } from "../lib/lru-cache.js";
 
 /** The Prisma client or a transaction of it. */
 export type DbClient = Database | Prisma.TransactionClient;

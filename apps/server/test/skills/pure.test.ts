@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { contentTypeOf } from "../../src/skills/content-type.js";
 import { prepareSkillFiles } from "../../src/skills/files.js";
 import { parseFrontmatter } from "../../src/skills/frontmatter.js";
-import { LruCache } from "../../src/skills/lru-cache.js";
+import { LruCache } from "../../src/lib/lru-cache.js";
 import { deriveManifest, findEntryFile, manifestFromEntryFile, resolveManifest } from "../../src/skills/manifest.js";
 
 describe("skill paths", () => {
