@@ -1,8 +1,8 @@
 import type { SkillManifest } from "@agent-platform/contract";
 import type { Database, Prisma } from "@agent-platform/db";
 import { AppError } from "../http/app-error.js";
-import { comparePaths, type StoredSkillFile } from "./files.js";
 import { LruCache } from "../lib/lru-cache.js";
+import { comparePaths, type StoredSkillFile } from "./files.js";
 
 /** The Prisma client or a transaction of it. */
 export type DbClient = Database | Prisma.TransactionClient;

@@ -6,10 +6,10 @@ import {
   utf8ByteLength,
 } from "@agent-platform/contract";
 import { describe, expect, it } from "vitest";
+import { LruCache } from "../../src/lib/lru-cache.js";
 import { contentTypeOf } from "../../src/skills/content-type.js";
 import { prepareSkillFiles } from "../../src/skills/files.js";
 import { parseFrontmatter } from "../../src/skills/frontmatter.js";
-import { LruCache } from "../../src/lib/lru-cache.js";
 import { deriveManifest, findEntryFile, manifestFromEntryFile, resolveManifest } from "../../src/skills/manifest.js";
 
 describe("skill paths", () => {
