@@ -1,6 +1,7 @@
 import type { BackgroundHandle } from "../background.js";
 import type { AppContext } from "../context.js";
 import { delegationTools } from "../runtime/delegation/delegation-tools.js";
+import { AgentConfigCache, LogCache } from "../runtime/loop/caches.js";
 import { readProviderSettings } from "../runtime/models/index.js";
 import { resolveSessionTools } from "../runtime/tools/resolve-session-tools.js";
 import { SessionWorker } from "./session-worker.js";
@@ -18,6 +19,9 @@ export async function startSessionWorker(ctx: AppContext): Promise<BackgroundHan
     mcpCallTimeoutMs: settings.mcpCallTimeoutMs,
     resolveTools: resolveSessionTools,
     delegationTools: (input) => delegationTools({ ...input, ctx, driver: worker! }),
+    subscribe: (sessionId, onSeq) => worker!.subscribe(sessionId, onSeq),
+    logCache: new LogCache(settings.logCacheEvents),
+    agentCache: new AgentConfigCache(1_000),
   });
   await worker.start();
   ctx.logger.info({ concurrency: settings.concurrency, leaseMs: settings.leaseMs }, "session worker started");

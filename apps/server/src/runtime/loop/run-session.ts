@@ -6,7 +6,6 @@ import type { AppContext } from "../../context.js";
 import { AppError } from "../../http/app-error.js";
 import type { NewEvent, StoredEvent } from "../../sessions/event-log.js";
 import { readEvents } from "../../sessions/event-log.js";
-import { subscribeSessionEvents } from "../../sessions/event-notifier.js";
 import { type McpConnectionSet, openMcpConnections } from "../mcp/index.js";
 import {
   callModel,
@@ -18,9 +17,10 @@ import {
   parseModelSpec,
 } from "../models/index.js";
 import type { RuntimeTool, SessionRuntimeInfo, ToolResult } from "../tools/types.js";
+import type { AgentConfigCache, LogCache } from "./caches.js";
 import { EV, errorEvent, idleEvent, runningEvent, type StopReason, textContent, toolResultEvent } from "./events.js";
 import { analyzeLog, buildConversation, type LogState, type ToolUseState } from "./log-state.js";
-import { loadSessionLoopSettings, type SessionLoopSettings } from "./loop-settings.js";
+import { DEFAULT_LOOP_SETTINGS, type SessionLoopSettings } from "./loop-settings.js";
 import {
   type CommitPlan,
   commitFenced,
@@ -39,6 +39,10 @@ export interface LoopDeps {
   maxModelCalls: number;
   mcpConnectTimeoutMs: number;
   mcpCallTimeoutMs: number;
+  /** Calls `onSeq` with the session's newest `seq` whenever its log grows (and on listener reconnects). */
+  subscribe(sessionId: string, onSeq: (seq: number) => void): () => void;
+  logCache: LogCache;
+  agentCache: AgentConfigCache;
   /** Built-in and serverless tools of the session. */
   resolveTools(input: { ctx: AppContext; session: SessionRuntimeInfo; agent: AgentConfig }): Promise<RuntimeTool[]>;
   /** `delegate_to_<role>` (and `collect_delegation`) for a coordinator. */
@@ -66,13 +70,19 @@ interface SessionRow extends SessionRuntimeInfo {
   status: string;
   stopReason: string | null;
   pendingActions: PendingAction[];
+  settings: SessionLoopSettings | null;
 }
 
+/** The session and its loop settings, in one query. */
 async function loadSession(ctx: AppContext, sessionId: string): Promise<SessionRow | undefined> {
   const { rows } = await ctx.db.pool.query<SessionRow>(
-    `SELECT "id", "projectId", "workspaceId", "agentId", "agentVersion", "environmentId",
-       COALESCE("vaultIds", '{}') AS "vaultIds", "resources", "status", "stopReason", "pendingActions"
-     FROM sessions WHERE "id" = $1`,
+    `SELECT s."id", s."projectId", s."workspaceId", s."agentId", s."agentVersion", s."environmentId",
+       COALESCE(s."vaultIds", '{}') AS "vaultIds", s."resources", s."status", s."stopReason", s."pendingActions",
+       CASE WHEN l."sessionId" IS NULL THEN NULL ELSE json_build_object('operator', l."operator",
+         'maxModelCalls', l."maxModelCalls", 'readonly', l."readonly", 'model', l."model",
+         'delegatedBy', l."delegatedBy", 'delegationRoot', l."delegationRoot") END AS "settings"
+     FROM sessions s LEFT JOIN session_loop_settings l ON l."sessionId" = s."id"
+     WHERE s."id" = $1`,
     [sessionId],
   );
   return rows[0];
@@ -118,9 +128,13 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
   const { ctx } = deps;
   const pool = ctx.db.pool;
   const session = await loadSession(ctx, lease.sessionId);
-  if (!session) return;
-  const settings = await loadSessionLoopSettings(pool, session.id);
-  const log: StoredEvent[] = [];
+  if (!session) {
+    deps.logCache.drop(lease.sessionId);
+    return;
+  }
+  const settings = session.settings ?? DEFAULT_LOOP_SETTINGS;
+  // The cached prefix of the log (entries never change), completed by `refresh`.
+  const log: StoredEvent[] = deps.logCache.take(session.id);
   let headPending = session.pendingActions;
 
   // Interrupts: the session's notifications are watched for the whole pass; a `user.interrupt` newer than what the
@@ -141,7 +155,7 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
       if (rows[0] && rows[0].seq > analysedSeq && !interrupt.signal.aborted) interrupt.abort(new InterruptRequested());
     } while (recheck);
   };
-  const unsubscribe = subscribeSessionEvents(ctx, session.id, (seq) => {
+  const unsubscribe = deps.subscribe(session.id, (seq) => {
     if (seq <= knownSeq) return;
     if (checking) {
       recheck = true;
@@ -203,7 +217,12 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
   };
 
   const loadAgent = async (): Promise<AgentConfig> => {
-    agent ??= (await loadAgentVersion(ctx, session.projectId, session.agentId, session.agentVersion)).config;
+    if (agent) return agent;
+    agent = deps.agentCache.get(session.agentId, session.agentVersion);
+    if (!agent) {
+      agent = (await loadAgentVersion(ctx, session.projectId, session.agentId, session.agentVersion)).config;
+      deps.agentCache.set(session.agentId, session.agentVersion, agent);
+    }
     return agent;
   };
   const connections = (config: AgentConfig): McpConnectionSet | undefined => {
@@ -283,8 +302,14 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
     return parsed.ok ? parsed.spec : parsed.error;
   };
 
-  /** The model step: call, then append the response and its usage in one statement. */
-  const modelStep = async (state: LogState, spec: ModelSpec, stepSignal: AbortSignal): Promise<void> => {
+  // Usage of the last model call is recorded while the loop goes on, and awaited before the next budget check.
+  let recording: Promise<void> = Promise.resolve();
+
+  /**
+   * The model step: call, then append the response and its usage in one statement. Returns true when that statement
+   * also ended the turn (a final answer with nothing new in the log meanwhile).
+   */
+  const modelStep = async (state: LogState, spec: ModelSpec, stepSignal: AbortSignal): Promise<boolean> => {
     const config = await loadAgent();
     const tools = await loadToolset(stepSignal);
     const contextSeq = state.lastSeq;
@@ -309,26 +334,21 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
       },
     });
     // A final answer with nothing new in the log since the call started ends the turn in the same transaction.
-    await commit((head) =>
-      result.toolCalls.length === 0 && head === contextSeq
-        ? { events: [...events, idleEvent("end_turn")], status: idle("end_turn") }
-        : { events },
-    );
+    let ended = false;
+    await commit((head) => {
+      ended = result.toolCalls.length === 0 && head === contextSeq;
+      return ended ? { events: [...events, idleEvent("end_turn")], status: idle("end_turn") } : { events };
+    });
     const tokens = result.usage.inputTokens + result.usage.outputTokens;
-    await Promise.all([
-      recordUsage(pool, {
-        workspaceId: session.workspaceId,
-        agentId: session.agentId,
-        meter: "tokens",
-        amount: tokens,
-      }),
-      recordUsage(pool, {
-        workspaceId: session.workspaceId,
-        agentId: session.agentId,
-        meter: "model_calls",
-        amount: 1,
-      }),
-    ]).catch((error) => ctx.logger.error({ err: error, sessionId: session.id }, "recording usage failed"));
+    const owner = { workspaceId: session.workspaceId, agentId: session.agentId };
+    recording = Promise.all([
+      recordUsage(pool, { ...owner, meter: "tokens", amount: tokens }),
+      recordUsage(pool, { ...owner, meter: "model_calls", amount: 1 }),
+    ]).then(
+      () => {},
+      (error) => ctx.logger.error({ err: error, sessionId: session.id }, "recording usage failed"),
+    );
+    return ended;
   };
 
   try {
@@ -431,6 +451,7 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
               await failTurn(spec.code, spec.message);
               return;
             }
+            await recording;
             const exceeded = await checkBudgets(pool, {
               workspaceId: session.workspaceId,
               agentId: session.agentId,
@@ -445,7 +466,7 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
               return;
             }
             try {
-              await modelStep(state, spec, stepSignal);
+              if (await modelStep(state, spec, stepSignal)) return;
             } catch (error) {
               if (!(error instanceof ModelCallError)) throw error;
               await failTurn(error.code, error.message);
@@ -465,7 +486,8 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
     throw new Error(`Session ${session.id}: the loop did not settle after ${MAX_ITERATIONS} steps`);
   } finally {
     unsubscribe();
-    await mcp?.close();
+    deps.logCache.put(session.id, log);
+    await Promise.all([recording, mcp?.close()]);
   }
 }
 

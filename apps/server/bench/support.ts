@@ -1,0 +1,151 @@
+import { randomBytes } from "node:crypto";
+import diagnostics from "node:diagnostics_channel";
+import pg from "pg";
+
+/** A database of its own on a reachable PostgreSQL server, or null (the platform then runs embedded PostgreSQL). */
+export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const server = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const admin = new pg.Client({ connectionString: server, connectionTimeoutMillis: 1500 });
+  try {
+    await admin.connect();
+  } catch {
+    await admin.end().catch(() => {});
+    return null;
+  }
+  const name = `ap_bench_${randomBytes(5).toString("hex")}`;
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: server });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+/**
+ * Time spent in HTTP exchanges with the model provider (request created → response complete), from undici's
+ * diagnostics channels: the platform runs in this process, so every chat completion it makes is seen here.
+ */
+export class ProviderClock {
+  private readonly started = new Map<object, number>();
+  private total = 0;
+  private calls = 0;
+
+  constructor(private readonly origin: string) {
+    diagnostics.subscribe("undici:request:create", this.onCreate);
+    diagnostics.subscribe("undici:request:trailers", this.onDone);
+    diagnostics.subscribe("undici:request:error", this.onError);
+  }
+
+  private readonly onCreate = (message: unknown) => {
+    const request = (message as { request: { origin: string; path: string } }).request;
+    if (request.origin === this.origin && request.path.endsWith("/chat/completions")) {
+      this.started.set(request, performance.now());
+    }
+  };
+
+  private readonly onDone = (message: unknown) => {
+    const request = (message as { request: object }).request;
+    const start = this.started.get(request);
+    if (start === undefined) return;
+    this.started.delete(request);
+    this.total += performance.now() - start;
+    this.calls++;
+  };
+
+  private readonly onError = (message: unknown) => {
+    this.started.delete((message as { request: object }).request);
+  };
+
+  /** Milliseconds and calls accumulated so far. */
+  read(): { ms: number; calls: number } {
+    return { ms: this.total, calls: this.calls };
+  }
+
+  close(): void {
+    diagnostics.unsubscribe("undici:request:create", this.onCreate);
+    diagnostics.unsubscribe("undici:request:trailers", this.onDone);
+    diagnostics.unsubscribe("undici:request:error", this.onError);
+  }
+}
+
+/** Resolves when a session's log reaches a given `seq` (LISTEN session_events, notified at commit). */
+export class LogWatcher {
+  private readonly waiting = new Map<string, { seq: number; resolve: (at: number) => void }>();
+  private readonly heads = new Map<string, number>();
+
+  private constructor(private readonly client: pg.Client) {
+    client.on("notification", (message) => {
+      const payload = message.payload ?? "";
+      const colon = payload.lastIndexOf(":");
+      const sessionId = payload.slice(0, colon);
+      const seq = Number(payload.slice(colon + 1));
+      const at = performance.now();
+      this.heads.set(sessionId, Math.max(seq, this.heads.get(sessionId) ?? 0));
+      const waiter = this.waiting.get(sessionId);
+      if (waiter && seq >= waiter.seq) {
+        this.waiting.delete(sessionId);
+        waiter.resolve(at);
+      }
+    });
+  }
+
+  static async connect(url: string): Promise<LogWatcher> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query("LISTEN session_events");
+    return new LogWatcher(client);
+  }
+
+  /** `performance.now()` when the session's log reached `seq` (at once if it already has). */
+  until(sessionId: string, seq: number, timeoutMs = 30_000): Promise<number> {
+    if ((this.heads.get(sessionId) ?? 0) >= seq) return Promise.resolve(performance.now());
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(sessionId);
+        reject(new Error(`session ${sessionId} did not reach seq ${seq} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiting.set(sessionId, {
+        seq,
+        resolve: (at) => {
+          clearTimeout(timer);
+          resolve(at);
+        },
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.client.end();
+  }
+}
+
+/** A tiny JSON client for the platform's API. */
+export function apiClient(baseUrl: string, key: string) {
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  return async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 500)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+}
+
+export const message = (text: string) => ({ type: "user.message", content: [{ type: "text", text }] });
