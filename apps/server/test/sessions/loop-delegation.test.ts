@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAI, type FakeRequest, startFakeOpenAI } from "../support/fake-openai.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { createAgent, message, newSession, readLog } from "./helpers.js";
-import { expectGapFree, type LogEntry, types, waitForIdle } from "./loop-helpers.js";
+import { createAgent, message, newSession, postEvents, readLog } from "./helpers.js";
+import { expectGapFree, type LogEntry, types, waitForIdle, waitUntil } from "./loop-helpers.js";
 
 const MODEL = "openai-compatible/fake-model";
 let t: TestApp;
@@ -128,6 +128,39 @@ describe("foreground delegation", () => {
     expect(results[1].content[0].text).toContain("conclude");
     expect(await children(session.id, sub.id)).toHaveLength(1);
     expect(log.at(-1).stopReason).toBe("end_turn");
+  });
+});
+
+describe("interrupting a coordinator", () => {
+  it("stops its foreground subagent too", async () => {
+    const sub = await createAgent(t, t.tenant, { name: "Slow", model: "builtin/echo" });
+    const coord = await coordinator([{ agentId: sub.id, role: "slow", mode: "foreground", model: MODEL }]);
+    fake.enqueue(
+      { toolCalls: [{ name: "delegate_to_slow", arguments: { task: "take your time" } }] },
+      { text: "a b c d e f g h i j k l m n o p", chunkDelayMs: 2_000 },
+    );
+    const session = await newSession(t, t.tenant, { agent: coord.id, events: [message("go")] });
+    await waitUntil("the subagent's model call", async () =>
+      chatCalls()[1]?.outcome === "pending" ? true : undefined,
+    );
+    const res = await postEvents(t, t.tenant, session.id, [{ type: "user.interrupt" }]);
+    expect(res.status).toBeLessThan(300);
+    const log = await waitForIdle(t, t.tenant, session.id);
+    expect(log.at(-1).stopReason).toBe("interrupted");
+    expect(byType(log, "agent.tool_result")[0]).toMatchObject({
+      toolUseId: byType(log, "agent.tool_use")[0].id,
+      isError: true,
+    });
+
+    const [child] = await children(session.id, sub.id);
+    const childLog = await waitForIdle(t, t.tenant, child!.id);
+    expect(types(childLog)).toEqual([
+      "user.message",
+      "session.status_running",
+      "user.interrupt",
+      "session.status_idle",
+    ]);
+    expect(childLog.at(-1).stopReason).toBe("interrupted");
   });
 });
 
