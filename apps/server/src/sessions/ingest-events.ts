@@ -3,6 +3,7 @@ import type pg from "pg";
 import type { AppContext } from "../context.js";
 import { AppError, notFound } from "../http/app-error.js";
 import { requestTurn } from "../worker/request-turn.js";
+import { ingestInOneStatement } from "./ingest-one-statement.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
 import { inTransaction, isUniqueViolation } from "./transaction.js";
 import { appendUserEvents } from "./user-events.js";
@@ -25,6 +26,11 @@ export async function ingestEvents(
   sessionId: string,
   events: UserEvent[],
 ): Promise<IngestResult> {
+  // Answers to tool uses are checked against the pending actions under the row lock: the general path.
+  if (!events.some((e) => e.type === "user.tool_confirmation" || e.type === "user.custom_tool_result")) {
+    const done = await ingestInOneStatement(ctx.db.pool, projectId, sessionId, events);
+    if (done) return done;
+  }
   let attempt = 0;
   for (;;) {
     try {

@@ -1,0 +1,79 @@
+import type { UserEvent } from "@agent-platform/contract";
+import type pg from "pg";
+import { newId } from "../ids.js";
+import { SESSION_WORK_CHANNEL } from "../worker/request-turn.js";
+import type { IngestResult } from "./ingest-events.js";
+import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
+import { toNewEvent } from "./user-events.js";
+
+interface Row extends SessionRow {
+  events: { seq: number; id: string; type: string; idempotencyKey: string | null }[];
+}
+
+/**
+ * The common case of ingestion in one round trip: a single statement bumps the session's `lastSeq` (its row lock
+ * serialises appends, so `seq` stays gap-free), appends the events, records the work item and NOTIFYs the workers —
+ * atomically, as one statement is. Returns null when it cannot decide alone (the session is missing, foreign or
+ * archived; or an idempotency key is already in the log, which fails the whole statement on the unique index): the
+ * caller then takes the general path, which reports the error or acknowledges the duplicates.
+ */
+export async function ingestInOneStatement(
+  pool: pg.Pool,
+  projectId: string,
+  sessionId: string,
+  events: UserEvent[],
+): Promise<IngestResult | null> {
+  const entries = events.map(toNewEvent);
+  let rows: Row[];
+  try {
+    ({ rows } = await pool.query<Row>(
+      `WITH bump AS (
+         UPDATE sessions SET "lastSeq" = "lastSeq" + $3, "updatedAt" = now()
+         WHERE "id" = $1 AND "projectId" = $2 AND "archivedAt" IS NULL
+         RETURNING ${SESSION_COLUMNS}, "lastSeq" - $3 AS "base"
+       ), appended AS (
+         INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey")
+         SELECT $1, bump."base" + input.ord, input.id, input.type, input.payload, input.ikey
+         FROM bump, unnest($4::text[], $5::text[], $6::jsonb[], $7::text[]) WITH ORDINALITY
+           AS input(id, type, payload, ikey, ord)
+         RETURNING "seq", "id", "type", "idempotencyKey"
+       ), requested AS (
+         INSERT INTO session_runs ("sessionId", "requestedAt") SELECT "id", now() FROM bump
+         ON CONFLICT ("sessionId") DO UPDATE
+           SET "requestedAt" = now(), "generation" = session_runs."generation" + 1
+         RETURNING "sessionId"
+       ), woken AS (
+         SELECT pg_notify($8, "sessionId") FROM requested
+       )
+       SELECT ${SESSION_COLUMNS.replace(/"(\w+)"/g, 'bump."$1"')},
+         (SELECT count(*) FROM woken) AS "woken",
+         (SELECT json_agg(appended ORDER BY "seq") FROM appended) AS "events"
+       FROM bump`,
+      [
+        sessionId,
+        projectId,
+        entries.length,
+        entries.map(() => newId("event")),
+        entries.map((e) => e.type),
+        entries.map((e) => JSON.stringify(e.payload ?? {})),
+        entries.map((e) => e.idempotencyKey ?? null),
+        SESSION_WORK_CHANNEL,
+      ],
+    ));
+  } catch (error) {
+    if ((error as { code?: string }).code === "23505") return null;
+    throw error;
+  }
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    session: toSession(row),
+    events: row.events.map((e) => ({
+      seq: e.seq,
+      id: e.id,
+      type: e.type,
+      ...(e.idempotencyKey !== null ? { idempotencyKey: e.idempotencyKey } : {}),
+      duplicate: false,
+    })),
+  };
+}
