@@ -118,6 +118,17 @@ describe("next action", () => {
     expect(next.kind).toBe("interrupt");
     expect(next.kind === "interrupt" && next.unresolved.map((u) => u.id)).toEqual(["evt_slow"]);
 
+    const waitingThenInterrupt = log(
+      ["user.message", text("hi")],
+      ["session.status_running"],
+      ["agent.mcp_tool_use", { serverName: "s", name: "t", input: {}, requiresConfirmation: true }, "evt_t"],
+      ["agent.usage", usage(2)],
+      ["session.status_idle", { stopReason: "requires_action" }],
+      ["user.interrupt"],
+    );
+    const cancel = analyzeLog(waitingThenInterrupt).next;
+    expect(cancel.kind === "interrupt" && cancel.unresolved.map((u) => u.id)).toEqual(["evt_t"]);
+
     const messageThenInterrupt = log(["user.message", text("hi")], ["user.interrupt"]);
     expect(analyzeLog(messageThenInterrupt).next.kind).toBe("interrupt");
   });
