@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectError } from "../support/expect-error.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
 let t: TestApp;
@@ -9,29 +10,15 @@ afterAll(async () => {
   await t?.close();
 });
 
-function expectEnvelope(
-  res: { status: number; body: unknown; headers: Record<string, string> },
-  status: number,
-  code: string,
-) {
-  expect(res.status).toBe(status);
-  const body = res.body as { error: { code: string; message: string; requestId: string } };
-  expect(body.error.code).toBe(code);
-  expect(typeof body.error.message).toBe("string");
-  expect(body.error.message.length).toBeGreaterThan(0);
-  expect(body.error.requestId).toMatch(/^req_[0-9a-z]{26}$/);
-  expect(res.headers["x-request-id"]).toBe(body.error.requestId);
-}
-
 describe("error envelope", () => {
   it("answers an unknown route with 404 route.not_found", async () => {
     const res = await t.http.get("/v1/nothing-here").set(t.tenant.auth);
-    expectEnvelope(res, 404, "route.not_found");
+    expectError(res, 404, "route.not_found");
   });
 
   it("answers a wrong method with 405 and an Allow header", async () => {
     const res = await t.http.delete("/v1/platform/context").set(t.tenant.auth);
-    expectEnvelope(res, 405, "route.method_not_allowed");
+    expectError(res, 405, "route.method_not_allowed");
     expect(res.headers.allow).toBe("GET");
   });
 
@@ -41,23 +28,23 @@ describe("error envelope", () => {
       .set(t.tenant.auth)
       .set("Content-Type", "application/json")
       .send("{nope");
-    expectEnvelope(res, 400, "request.malformed_json");
+    expectError(res, 400, "request.malformed_json");
   });
 
   it("answers an oversized body with 413 request.too_large", async () => {
     const big = JSON.stringify({ name: "x".repeat(11 * 1024 * 1024) });
     const res = await t.http.post("/v1/projects").set(t.tenant.auth).set("Content-Type", "application/json").send(big);
-    expectEnvelope(res, 413, "request.too_large");
+    expectError(res, 413, "request.too_large");
   });
 
   it("answers a non-JSON body with 415", async () => {
     const res = await t.http.post("/v1/projects").set(t.tenant.auth).set("Content-Type", "text/plain").send("name=x");
-    expectEnvelope(res, 415, "request.unsupported_media_type");
+    expectError(res, 415, "request.unsupported_media_type");
   });
 
   it("lists schema violations with field paths", async () => {
     const res = await t.http.post("/v1/projects").set(t.tenant.auth).send({ name: "", extra: 1 });
-    expectEnvelope(res, 400, "request.invalid");
+    expectError(res, 400, "request.invalid");
     const issues = res.body.error.details.issues as { path: string; message: string }[];
     expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining(["body.name", "body"]));
     for (const issue of issues) expect(issue.message.length).toBeGreaterThan(0);
@@ -65,7 +52,7 @@ describe("error envelope", () => {
 
   it("rejects an out-of-range limit", async () => {
     const res = await t.http.get("/v1/projects?limit=101").set(t.tenant.auth);
-    expectEnvelope(res, 400, "request.invalid");
+    expectError(res, 400, "request.invalid");
     expect(res.body.error.details.issues[0].path).toBe("query.limit");
   });
 
@@ -78,6 +65,6 @@ describe("error envelope", () => {
 describe("malformed paths", () => {
   it("answers a broken percent-escape with 400 request.invalid, not a 500", async () => {
     const res = await t.http.get("/v1/projects/%E0%A4%A").set(t.tenant.auth);
-    expectEnvelope(res, 400, "request.invalid");
+    expectError(res, 400, "request.invalid");
   });
 });

@@ -1,30 +1,7 @@
 import type supertest from "supertest";
 import { expect } from "vitest";
 
-export interface HttpResult {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely by tests
-  body: any;
-  text: string;
-  headers: Record<string, string>;
-}
-
-/** Asserts the whole error envelope: status, code, a message, a `req_` id equal to the X-Request-Id header. */
-export function expectError(res: HttpResult, status: number, code: string): void {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-  expect(typeof res.body.error.message).toBe("string");
-  expect(res.body.error.message.length).toBeGreaterThan(0);
-  expect(res.body.error.requestId).toMatch(/^req_[0-9a-z]{26}$/);
-  expect(res.headers["x-request-id"]).toBe(res.body.error.requestId);
-}
-
-/** 400 `request.invalid` whose issues include exactly these field paths (and maybe others). */
-export function expectInvalid(res: HttpResult, paths: string[]): void {
-  expectError(res, 400, "request.invalid");
-  const issues = res.body.error.details.issues as { path: string; message: string }[];
-  expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining(paths));
-  for (const issue of issues) expect(issue.message.length).toBeGreaterThan(0);
-}
+export { expectError, expectInvalid, type HttpResult } from "../support/expect-error.js";
 
 /**
  * Follows `nextCursor` from `path` (which may already carry a query) with the given page size; returns every item and

@@ -1,25 +1,9 @@
 import { expect } from "vitest";
+import type { HttpResult } from "../support/expect-error.js";
 import type { Tenant } from "../support/factories.js";
 import type { TestApp } from "../support/test-app.js";
 
-export interface HttpResult {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely by tests
-  body: any;
-  headers: Record<string, string>;
-}
-
-/** Asserts the whole error envelope: status, code, message, request id (also in the header), optional details. */
-export function expectEnvelope(res: HttpResult, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  const error = res.body.error as { code: string; message: string; requestId: string; details?: unknown };
-  expect(error.code).toBe(code);
-  expect(typeof error.message).toBe("string");
-  expect(error.message.length).toBeGreaterThan(0);
-  expect(error.requestId).toMatch(/^req_[0-9a-z]{26}$/);
-  expect(res.headers["x-request-id"]).toBe(error.requestId);
-  expect(Object.keys(res.body)).toEqual(["error"]);
-}
+export { expectError as expectEnvelope, type HttpResult } from "../support/expect-error.js";
 
 /** Paths of the `request.invalid` issues. */
 export function issuePaths(res: HttpResult): string[] {

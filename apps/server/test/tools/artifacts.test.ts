@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifactFilePath, signArtifactLink } from "../../src/artifacts/artifact-links.js";
 import { resolveSessionTools } from "../../src/runtime/tools/resolve-session-tools.js";
 import type { RuntimeTool, SessionRuntimeInfo } from "../../src/runtime/tools/types.js";
+import { expectError } from "../support/expect-error.js";
 import type { Tenant } from "../support/factories.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { agentConfig, runContext, seedSession, toolNamed } from "./support.js";
@@ -20,11 +21,6 @@ async function artifactWrite(tenant: Tenant = t.tenant): Promise<{ tool: Runtime
   const session = await seedSession(t, tenant);
   const tools = await resolveSessionTools({ ctx: t.platform.ctx, session, agent });
   return { tool: toolNamed(tools, "artifact_write"), session };
-}
-
-function expectEnvelope(res: { status: number; body: unknown }, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: { code, message: expect.any(String), requestId: expect.stringMatching(/^req_/) } });
 }
 
 /** The path and query of an absolute signed link, for the supertest agent. */
@@ -176,47 +172,47 @@ describe("GET /v1/projects/:projectId/sessions/:id/artifacts", () => {
 
     const signature = url.searchParams.get("signature")!;
     const flipped = `${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`;
-    expectEnvelope(
+    expectError(
       await t.http.get(`${url.pathname}?expires=${url.searchParams.get("expires")}&signature=${flipped}`),
       403,
       "signature.invalid",
     );
-    expectEnvelope(
+    expectError(
       await t.http.get(
         `${url.pathname}?expires=${Number(url.searchParams.get("expires")) + 60}&signature=${signature}`,
       ),
       403,
       "signature.invalid",
     );
-    expectEnvelope(await t.http.get(url.pathname), 403, "signature.invalid");
+    expectError(await t.http.get(url.pathname), 403, "signature.invalid");
     // A valid signature for another artifact's path does not open this one.
     const other = signArtifactLink(t.platform.ctx, "art_other");
-    expectEnvelope(await t.http.get(`${url.pathname}${new URL(other.url).search}`), 403, "signature.invalid");
+    expectError(await t.http.get(`${url.pathname}${new URL(other.url).search}`), 403, "signature.invalid");
 
     const expired = t.platform.ctx.signer.signPath(artifactFilePath(id), 60, Date.now() - 3600_000);
-    expectEnvelope(await t.http.get(expired.url), 403, "signature.expired");
+    expectError(await t.http.get(expired.url), 403, "signature.expired");
   });
 
   it("answers 404 session.artifact_not_found for a signed link whose artifact is gone", async () => {
     const link = signArtifactLink(t.platform.ctx, "art_00000000000000000000000000");
-    expectEnvelope(await t.http.get(local(link.url)), 404, "session.artifact_not_found");
+    expectError(await t.http.get(local(link.url)), 404, "session.artifact_not_found");
   });
 
   it("answers 404 session.not_found for a missing session or another project's session", async () => {
-    expectEnvelope(
+    expectError(
       await t.http.get(`${t.tenant.base}/sessions/sess_missing/artifacts`).set(t.tenant.auth),
       404,
       "session.not_found",
     );
     const other = await t.newTenant();
     const { session } = await artifactWrite(other);
-    expectEnvelope(
+    expectError(
       await t.http.get(`${t.tenant.base}/sessions/${session.id}/artifacts`).set(t.tenant.auth),
       404,
       "session.not_found",
     );
     // Another project's path with this key: the project is not found.
-    expectEnvelope(
+    expectError(
       await t.http.get(`${other.base}/sessions/${session.id}/artifacts`).set(t.tenant.auth),
       404,
       "project.not_found",
@@ -224,7 +220,7 @@ describe("GET /v1/projects/:projectId/sessions/:id/artifacts", () => {
   });
 
   it("needs a key (401 auth.unauthorized)", async () => {
-    expectEnvelope(await t.http.get(`${t.tenant.base}/sessions/sess_x/artifacts`), 401, "auth.unauthorized");
+    expectError(await t.http.get(`${t.tenant.base}/sessions/sess_x/artifacts`), 401, "auth.unauthorized");
   });
 
   it("deleting the session deletes its artifacts", async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectError } from "../support/expect-error.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
 let t: TestApp;
@@ -10,18 +11,6 @@ afterAll(async () => {
 });
 
 const PATH = "/v1/governance/egress-policy";
-
-function expectEnvelope(res: { status: number; body: unknown }, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({
-    error: {
-      code,
-      message: expect.any(String),
-      requestId: expect.stringMatching(/^req_/),
-      ...(code === "request.invalid" ? { details: expect.anything() } : {}),
-    },
-  });
-}
 
 describe("workspace egress policy", () => {
   it("defaults to allowing every host", async () => {
@@ -60,7 +49,7 @@ describe("workspace egress policy", () => {
       .put(PATH)
       .set(member.auth)
       .send({ deniedDomains: ["x.test"] });
-    expectEnvelope(res, 403, "auth.forbidden");
+    expectError(res, 403, "auth.forbidden");
     expect((await t.http.get(PATH).set(member.auth)).body).toEqual({
       workspaceId: member.workspaceId,
       updatedAt: null,
@@ -82,26 +71,26 @@ describe("workspace egress policy", () => {
       .put(PATH)
       .set(t.tenant.auth)
       .send({ deniedDomains: ["ok.test", "http://x.test/path"] });
-    expectEnvelope(bad, 400, "request.invalid");
+    expectError(bad, 400, "request.invalid");
     expect(bad.body.error.details.issues).toEqual([{ path: "body.deniedDomains.1", message: expect.any(String) }]);
 
     const port = await t.http
       .put(PATH)
       .set(t.tenant.auth)
       .send({ allowedDomains: ["x.test:99999"] });
-    expectEnvelope(port, 400, "request.invalid");
+    expectError(port, 400, "request.invalid");
     expect(port.body.error.details.issues).toEqual([
       { path: "body.allowedDomains.0", message: '"x.test:99999" is not a host pattern' },
     ]);
 
-    expectEnvelope(await t.http.put(PATH).set(t.tenant.auth).send({ blocked: [] }), 400, "request.invalid");
+    expectError(await t.http.put(PATH).set(t.tenant.auth).send({ blocked: [] }), 400, "request.invalid");
     const many = Array.from({ length: 257 }, (_, i) => `h${i}.test`);
-    expectEnvelope(await t.http.put(PATH).set(t.tenant.auth).send({ deniedDomains: many }), 400, "request.invalid");
+    expectError(await t.http.put(PATH).set(t.tenant.auth).send({ deniedDomains: many }), 400, "request.invalid");
   });
 
   it("needs a valid key (401 auth.unauthorized)", async () => {
-    expectEnvelope(await t.http.get(PATH), 401, "auth.unauthorized");
-    expectEnvelope(await t.http.put(PATH).send({}), 401, "auth.unauthorized");
-    expectEnvelope(await t.http.get(PATH).set({ Authorization: "Bearer nope" }), 401, "auth.unauthorized");
+    expectError(await t.http.get(PATH), 401, "auth.unauthorized");
+    expectError(await t.http.put(PATH).send({}), 401, "auth.unauthorized");
+    expectError(await t.http.get(PATH).set({ Authorization: "Bearer nope" }), 401, "auth.unauthorized");
   });
 });
