@@ -44,7 +44,10 @@ export class ProviderClock {
   private total = 0;
   private calls = 0;
 
-  constructor(private readonly origin: string) {
+  constructor(
+    private readonly origin: string,
+    private readonly onTotal: (totalMs: number) => void = () => {},
+  ) {
     diagnostics.subscribe("undici:request:create", this.onCreate);
     diagnostics.subscribe("undici:request:trailers", this.onDone);
     diagnostics.subscribe("undici:request:error", this.onError);
@@ -64,6 +67,7 @@ export class ProviderClock {
     this.started.delete(request);
     this.total += performance.now() - start;
     this.calls++;
+    this.onTotal(this.total);
   };
 
   private readonly onError = (message: unknown) => {

@@ -62,8 +62,12 @@ export class SessionWorker implements SessionDriver {
   private listenRetryMs = LISTEN_RETRY_MIN_MS;
   private listenTimer: NodeJS.Timeout | undefined;
   private expiryTimer: NodeJS.Timeout | undefined;
-  private pumping = false;
+  private pumping: Promise<void> | undefined;
   private pumpAgain = false;
+  private readonly wanted = new Set<string>();
+  private sweepWanted = false;
+  /** Claiming stopped because every slot was busy: sweep when one frees. */
+  private starved = false;
   private stopped = false;
 
   constructor(
@@ -76,7 +80,8 @@ export class SessionWorker implements SessionDriver {
 
   async start(): Promise<void> {
     await this.listen();
-    this.pump();
+    // Work requested while no worker listened is in the table already.
+    void this.recoveryTick();
   }
 
   /** Stops claiming, aborts the running passes and gives their leases back (another worker resumes them at once). */
@@ -109,7 +114,7 @@ export class SessionWorker implements SessionDriver {
     client.on("error", lost);
     client.on("end", () => lost());
     client.on("notification", (message) => {
-      if (message.channel === SESSION_WORK_CHANNEL) this.pump();
+      if (message.channel === SESSION_WORK_CHANNEL && message.payload) this.wantSession(message.payload);
       else if (message.channel === SESSION_EVENTS_CHANNEL && message.payload) this.dispatch(message.payload);
     });
     try {
@@ -184,52 +189,96 @@ export class SessionWorker implements SessionDriver {
     this.listenTimer = setTimeout(() => {
       this.listenTimer = undefined;
       // Notifications sent while disconnected are lost: look at the queue once connected.
-      void this.listen().then(() => this.pump());
+      void this.listen().then(() => this.requestSweep());
     }, this.listenRetryMs);
     this.listenRetryMs = Math.min(this.listenRetryMs * 2, LISTEN_RETRY_MAX_MS);
   }
 
   // ---- claiming ----
 
-  /** Claims work while slots are free; then arms the lease-expiry timer. Calls during a pump coalesce. */
-  private pump(): void {
-    if (this.stopped) return;
+  /** A notification named this session: try to claim it. */
+  private wantSession(sessionId: string): void {
+    this.wanted.add(sessionId);
+    void this.pump();
+  }
+
+  /** Claim whatever is claimable, oldest request first, while slots are free. */
+  private requestSweep(): void {
+    this.sweepWanted = true;
+    void this.pump();
+  }
+
+  /**
+   * Claims work while slots are free: first the sessions named by notifications (one query each), then, when asked, the
+   * oldest claimable rows. When the slots are full the remaining work waits in the table and a sweep runs as soon as a
+   * slot frees. Calls during a pump coalesce.
+   */
+  private pump(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     if (this.pumping) {
       this.pumpAgain = true;
-      return;
+      return this.pumping;
     }
-    this.pumping = true;
-    void (async () => {
-      try {
-        do {
-          this.pumpAgain = false;
-          while (!this.stopped && this.slotsUsed < this.settings.concurrency) {
-            const claim = await claimRun(this.ctx.db.pool, this.newLeaseToken(), this.leaseMs);
-            if (!claim) break;
-            this.launch(claim, false);
+    const cycle = this.pumpCycle();
+    this.pumping = cycle;
+    void cycle.finally(() => {
+      if (this.pumping !== cycle) return;
+      this.pumping = undefined;
+      // A request that came after the cycle's last look (it may even have finished synchronously).
+      if (this.pumpAgain) void this.pump();
+    });
+    return cycle;
+  }
+
+  private async pumpCycle(): Promise<void> {
+    try {
+      do {
+        this.pumpAgain = false;
+        while (!this.stopped && (this.wanted.size > 0 || this.sweepWanted)) {
+          if (this.slotsUsed >= this.settings.concurrency) {
+            this.starved = true;
+            this.wanted.clear();
+            this.sweepWanted = false;
+            break;
           }
-        } while (this.pumpAgain && !this.stopped);
-        await this.armExpiryTimer();
-      } catch (error) {
-        this.ctx.logger.error({ err: error }, "worker could not claim work; retrying");
-        this.armTimer(1_000);
-      } finally {
-        this.pumping = false;
-      }
-    })();
+          const sessionId: string | undefined = this.wanted.values().next().value;
+          if (sessionId !== undefined) this.wanted.delete(sessionId);
+          const claim = await claimRun(this.ctx.db.pool, this.newLeaseToken(), this.leaseMs, sessionId);
+          if (claim) this.launch(claim, false);
+          else if (sessionId === undefined) this.sweepWanted = false;
+        }
+      } while (this.pumpAgain && !this.stopped);
+    } catch (error) {
+      this.ctx.logger.error({ err: error }, "worker could not claim work; retrying");
+      this.retryTimer(1_000);
+    }
   }
 
-  private async armExpiryTimer(): Promise<void> {
-    const ms = await nextExpiryMs(this.ctx.db.pool);
-    // At lease granularity: a renewed lease moves the expiry, so the timer fires at most about every lease period.
-    this.armTimer(ms === null ? this.leaseMs : Math.min(ms + 50, this.leaseMs));
-  }
-
-  private armTimer(ms: number): void {
+  /**
+   * Recovery, at lease granularity: claims rows whose lease expired (their worker died) and re-arms itself at the
+   * earliest lease expiry still ahead (at most one lease period away: a lease granted later expires later).
+   */
+  private async recoveryTick(): Promise<void> {
+    if (this.stopped) return;
+    let next = this.leaseMs;
+    try {
+      this.sweepWanted = true;
+      await this.pump();
+      const ms = await nextExpiryMs(this.ctx.db.pool);
+      if (ms !== null) next = Math.max(100, Math.min(ms + 50, this.leaseMs));
+    } catch (error) {
+      this.ctx.logger.warn({ err: error }, "lease recovery check failed");
+    }
     if (this.stopped) return;
     clearTimeout(this.expiryTimer);
-    this.expiryTimer = setTimeout(() => this.pump(), ms);
+    this.expiryTimer = setTimeout(() => void this.recoveryTick(), next);
     this.expiryTimer.unref();
+  }
+
+  /** A sweep after `ms` (a retry delay, or after a failed claim). */
+  private retryTimer(ms: number): void {
+    if (this.stopped) return;
+    setTimeout(() => this.requestSweep(), ms).unref();
   }
 
   private launch(claim: Claim, inline: boolean): ActiveRun {
@@ -239,8 +288,12 @@ export class SessionWorker implements SessionDriver {
     this.runs.set(claim.token, run);
     run.done = this.runClaim(run).finally(() => {
       this.runs.delete(claim.token);
-      if (!inline) this.slotsUsed--;
-      this.pump();
+      if (inline) return;
+      this.slotsUsed--;
+      if (this.starved) {
+        this.starved = false;
+        this.requestSweep();
+      }
     });
     return run;
   }
@@ -285,6 +338,7 @@ export class SessionWorker implements SessionDriver {
         const delayMs = Math.min(60_000, 1_000 * 2 ** Math.max(0, claim.attempts - 1));
         log.error({ err: error, attempts: claim.attempts, retryInMs: delayMs }, "session pass failed");
         await releaseRun(pool, claim, delayMs).catch((e) => log.warn({ err: e }, "could not release the lease"));
+        this.retryTimer(delayMs + 50);
       }
     } finally {
       clearInterval(heartbeat);

@@ -11,7 +11,6 @@ import {
   callModel,
   formatModelSpec,
   ModelCallError,
-  type ModelCallResult,
   type ModelSpec,
   type ProviderSettings,
   parseModelSpec,
@@ -21,6 +20,7 @@ import type { AgentConfigCache, LogCache } from "./caches.js";
 import { EV, errorEvent, idleEvent, runningEvent, type StopReason, textContent, toolResultEvent } from "./events.js";
 import { analyzeLog, buildConversation, type LogState, type ToolUseState } from "./log-state.js";
 import { DEFAULT_LOOP_SETTINGS, type SessionLoopSettings } from "./loop-settings.js";
+import { loopMetrics } from "./metrics.js";
 import {
   type CommitPlan,
   commitFenced,
@@ -193,6 +193,7 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
       return p;
     });
     if (status) headPending = status.pendingActions;
+    if (status?.status === "idle") loopMetrics.turnsEnded++;
     return stored;
   };
   const append = (events: NewEvent[], status?: StatusChange) =>
@@ -309,18 +310,37 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
    * The model step: call, then append the response and its usage in one statement. Returns true when that statement
    * also ended the turn (a final answer with nothing new in the log meanwhile).
    */
-  const modelStep = async (state: LogState, spec: ModelSpec, stepSignal: AbortSignal): Promise<boolean> => {
+  const modelStep = async (
+    state: LogState,
+    spec: ModelSpec,
+    stepSignal: AbortSignal,
+    running: Promise<void>,
+  ): Promise<boolean> => {
     const config = await loadAgent();
     const tools = await loadToolset(stepSignal);
-    const contextSeq = state.lastSeq;
-    const result: ModelCallResult = await callModel({
+    const messages = buildConversation(log, state.steps);
+    // The model call overlaps the commit of `session.status_running`; the response is appended after it. Both are
+    // waited for, whatever happens, so that nothing of this step is still being written when the loop moves on.
+    const cancel = new AbortController();
+    running.catch(() => cancel.abort());
+    const started = performance.now();
+    const call = callModel({
       spec,
       settings: deps.providerSettings,
       ...(config.system ? { system: config.system } : {}),
-      messages: buildConversation(log, state.steps),
+      messages,
       tools: tools.definitions,
-      signal: stepSignal,
+      signal: AbortSignal.any([stepSignal, cancel.signal]),
+    }).finally(() => {
+      loopMetrics.modelCalls++;
+      loopMetrics.modelCallMs += performance.now() - started;
     });
+    const [called, opened] = await Promise.allSettled([call, running]);
+    if (opened.status === "rejected") throw opened.reason;
+    if (called.status === "rejected") throw called.reason;
+    const result = called.value;
+    // What the call had in its context (`ensureRunning` counts its own entry when nothing came in between).
+    const contextSeq = state.lastSeq;
     const events: NewEvent[] = [];
     if (result.text.length > 0) events.push({ type: EV.agentMessage, payload: { content: textContent(result.text) } });
     for (const call of result.toolCalls) events.push(toolUseEvent(tools, call.name, call.input));
@@ -363,12 +383,13 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
 
       const ensureRunning = async () => {
         if (state.turnOpen) return;
+        // A new turn: its model calls are counted from zero.
+        state.modelCallsInTurn = 0;
         await commit((head) => {
           // Nothing arrived since the analysis: the state still covers the whole log once this entry is in.
           if (head === state.lastSeq) state.lastSeq = head + 1;
           return { events: [runningEvent()], status: { status: "running", stopReason: null, pendingActions: [] } };
         });
-        state.modelCallsInTurn = 0;
       };
 
       try {
@@ -432,9 +453,12 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
             break;
 
           case "call_model": {
-            await ensureRunning();
+            // Opening the turn is committed while the budgets are checked and the model is called.
+            const running = ensureRunning();
+            running.catch(() => {});
             const cap = settings.maxModelCalls ?? deps.maxModelCalls;
             if (state.modelCallsInTurn >= cap) {
+              await running;
               await append([idleEvent("max_turns")], idle("max_turns"));
               return;
             }
@@ -443,11 +467,13 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
               config = await loadAgent();
             } catch (error) {
               if (!(error instanceof AppError)) throw error;
+              await running;
               await failTurn(error.code, error.message);
               return;
             }
             const spec = modelSpec(config);
             if ("code" in spec) {
+              await running;
               await failTurn(spec.code, spec.message);
               return;
             }
@@ -459,6 +485,7 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
             });
             if (exceeded) {
               const owner = exceeded.scope === "workspace" ? "The workspace" : "This agent";
+              await running;
               await failTurn(
                 "budget.exceeded",
                 `${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget for the period`,
@@ -466,9 +493,10 @@ export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: Abort
               return;
             }
             try {
-              if (await modelStep(state, spec, stepSignal)) return;
+              if (await modelStep(state, spec, stepSignal, running)) return;
             } catch (error) {
               if (!(error instanceof ModelCallError)) throw error;
+              await running;
               await failTurn(error.code, error.message);
               return;
             }

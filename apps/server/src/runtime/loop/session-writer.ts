@@ -39,11 +39,11 @@ export interface CommitPlan {
 }
 
 /**
- * Appends loop events in one transaction fenced by the lease: the session row is locked first (the order every writer
- * uses: ingestion locks `sessions` and then `session_runs`), the plan is built from the current head `lastSeq` (so a
- * caller can decide on what really is the end of the log), the events are appended gap-free, the head is updated, and
- * the lease is checked (`FOR SHARE`: a concurrent claim waits for this commit, or this commit sees the new owner and
- * rolls back). Returns the stored events.
+ * Appends loop events in one transaction fenced by the lease. One statement locks the session row and then reads the
+ * lease row `FOR SHARE` (the order every writer uses: ingestion locks `sessions`, then `session_runs`): a concurrent
+ * claim waits for this commit, or this commit sees the new owner and rolls back. The plan is built from the current
+ * head `lastSeq` (so a caller can decide on what really is the end of the log); the events are appended gap-free and
+ * the head (`status`, `stopReason`, `pendingActions`) updated in the same transaction. Returns the stored events.
  */
 export async function commitFenced(
   pool: pg.Pool,
@@ -54,15 +54,15 @@ export async function commitFenced(
   let broken: Error | undefined;
   try {
     await client.query("BEGIN");
-    const head = await client.query<{ lastSeq: number }>(`SELECT "lastSeq" FROM sessions WHERE "id" = $1 FOR UPDATE`, [
-      lease.sessionId,
-    ]);
-    if (!head.rows[0]) throw new SessionGone(lease.sessionId);
-    const owner = await client.query<{ leaseOwner: string | null }>(
-      `SELECT "leaseOwner" FROM session_runs WHERE "sessionId" = $1 FOR SHARE`,
+    // One statement, locks in order: the session row (materialised CTE), then the lease row (lateral, after it).
+    const head = await client.query<{ lastSeq: number; leaseOwner: string | null }>(
+      `WITH s AS MATERIALIZED (SELECT "id", "lastSeq" FROM sessions WHERE "id" = $1 FOR UPDATE)
+       SELECT s."lastSeq", r."leaseOwner" FROM s
+       LEFT JOIN LATERAL (SELECT "leaseOwner" FROM session_runs WHERE "sessionId" = s."id" FOR SHARE) r ON true`,
       [lease.sessionId],
     );
-    if (owner.rows[0]?.leaseOwner !== lease.token) throw new LeaseLost(lease.sessionId);
+    if (!head.rows[0]) throw new SessionGone(lease.sessionId);
+    if (head.rows[0].leaseOwner !== lease.token) throw new LeaseLost(lease.sessionId);
     const { events, status, pendingActionsOnly } = plan(head.rows[0].lastSeq);
     const stored = await appendEvents(client, lease.sessionId, events);
     if (status) {
