@@ -62,13 +62,26 @@ async function newSession(agentId: string): Promise<string> {
  * loop spent in the model call (`callModel`: provider request and the model client's own work) and, within it, the
  * provider's HTTP exchange. Meaningful per turn only when turns run one at a time.
  */
-async function turn(sessionId: string, text: string): Promise<{ e2e: number; model: number; provider: number }> {
+async function turn(
+  sessionId: string,
+  text: string,
+): Promise<{ e2e: number; model: number; provider: number; ack: number; pass: number }> {
   const model0 = shared[0]!;
   const provider0 = shared[1]!;
+  const pass0 = shared[2]!;
   const t0 = performance.now();
   const ack = await api<Ack>("POST", `${base}/sessions/${sessionId}/events`, { events: [message(text)] });
+  const acked = performance.now();
   const t1 = await watcher.until(sessionId, ack.events[0]!.seq + EVENTS_PER_TURN);
-  return { e2e: t1 - t0, model: shared[0]! - model0, provider: shared[1]! - provider0 };
+  // The pass ends just after its last commit: wait for it so that its time is counted for this turn.
+  for (let i = 0; i < 200 && shared[2] === pass0; i++) await new Promise((r) => setTimeout(r, 1));
+  return {
+    e2e: t1 - t0,
+    model: shared[0]! - model0,
+    provider: shared[1]! - provider0,
+    ack: acked - t0,
+    pass: shared[2]! - pass0,
+  };
 }
 
 const ms = (v: number) => `${v.toFixed(2)} ms`;
@@ -89,6 +102,8 @@ try {
   const e2e: number[] = [];
   const model: number[] = [];
   const provider: number[] = [];
+  const acks: number[] = [];
+  const passes: number[] = [];
   for (let s = 0; s < SEQUENTIAL_SESSIONS; s++) {
     const session = await newSession(agent.id);
     for (let i = 0; i < SEQUENTIAL_TURNS; i++) {
@@ -96,6 +111,8 @@ try {
       e2e.push(r.e2e);
       model.push(r.model);
       provider.push(r.provider);
+      acks.push(r.ack);
+      passes.push(r.pass - r.model);
       overhead.push(r.e2e - r.model);
     }
   }
@@ -113,6 +130,11 @@ try {
       `${ms(percentile(model, 50))} / ${ms(percentile(model, 95))}`,
     ],
     ["    of which the provider's HTTP exchange (fake model, loopback), median", ms(percentile(provider, 50))],
+    ["  within the overhead: POST …/events answered (HTTP ingestion), median", ms(percentile(acks, 50))],
+    [
+      "  within the overhead: the worker's pass, model call excluded, median / p95",
+      `${ms(percentile(passes, 50))} / ${ms(percentile(passes, 95))}`,
+    ],
   );
 
   // ---- 2. throughput with concurrent sessions ----

@@ -20,16 +20,21 @@ type FromClient =
   | { kind: "done"; rows: [string, string][] }
   | { kind: "error"; message: string };
 
-// Model time, shared with the load thread: [0] ms inside the loop's model calls, [1] ms of provider HTTP exchanges.
-const shared = new Float64Array(new SharedArrayBuffer(2 * Float64Array.BYTES_PER_ELEMENT));
-let modelCallMs = loopMetrics.modelCallMs;
-Object.defineProperty(loopMetrics, "modelCallMs", {
-  get: () => modelCallMs,
-  set: (value: number) => {
-    modelCallMs = value;
-    shared[0] = value;
-  },
-});
+// Shared with the load thread: [0] ms inside the loop's model calls, [1] ms of provider HTTP exchanges, [2] ms inside
+// worker passes. The loop's counters are mirrored into it as they change.
+const shared = new Float64Array(new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT));
+function mirror(name: "modelCallMs" | "passMs", index: number): void {
+  let value = loopMetrics[name];
+  Object.defineProperty(loopMetrics, name, {
+    get: () => value,
+    set: (next: number) => {
+      value = next;
+      shared[index] = next;
+    },
+  });
+}
+mirror("modelCallMs", 0);
+mirror("passMs", 2);
 
 // The thread loads TypeScript through tsx's API (loader hooks of this thread do not apply to workers).
 const client = new Worker(

@@ -9,4 +9,6 @@ export const loopMetrics = {
   modelCallMs: 0,
   /** Turns ended (`session.status_idle` written by the loop). */
   turnsEnded: 0,
+  /** Milliseconds spent inside worker passes (from loading the session to its last write), model calls included. */
+  passMs: 0,
 };

@@ -125,6 +125,15 @@ function samePending(a: PendingAction[], b: PendingAction[]): boolean {
  * `signal` aborts the whole pass (lease lost, shutdown): the pass throws its reason and writes nothing more.
  */
 export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<void> {
+  const started = performance.now();
+  try {
+    await runPass(deps, lease, signal);
+  } finally {
+    loopMetrics.passMs += performance.now() - started;
+  }
+}
+
+async function runPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<void> {
   const { ctx } = deps;
   const pool = ctx.db.pool;
   const session = await loadSession(ctx, lease.sessionId);

@@ -51,33 +51,37 @@ export async function commitFenced(
   plan: (headSeq: number) => CommitPlan,
 ): Promise<StoredEvent[]> {
   const client = await pool.connect();
+  // The statements around the append travel as simple multi-statement queries (one round trip each), so their values
+  // are quoted literals (`escapeLiteral`) rather than parameters.
+  const id = client.escapeLiteral(lease.sessionId);
   let broken: Error | undefined;
   try {
-    await client.query("BEGIN");
-    // One statement, locks in order: the session row (materialised CTE), then the lease row (lateral, after it).
-    const head = await client.query<{ lastSeq: number; leaseOwner: string | null }>(
-      `WITH s AS MATERIALIZED (SELECT "id", "lastSeq" FROM sessions WHERE "id" = $1 FOR UPDATE)
+    // Locks in order: the session row (materialised CTE), then the lease row (lateral, after it).
+    const [, head] = (await client.query(
+      `BEGIN; WITH s AS MATERIALIZED (SELECT "id", "lastSeq" FROM sessions WHERE "id" = ${id} FOR UPDATE)
        SELECT s."lastSeq", r."leaseOwner" FROM s
        LEFT JOIN LATERAL (SELECT "leaseOwner" FROM session_runs WHERE "sessionId" = s."id" FOR SHARE) r ON true`,
-      [lease.sessionId],
-    );
-    if (!head.rows[0]) throw new SessionGone(lease.sessionId);
-    if (head.rows[0].leaseOwner !== lease.token) throw new LeaseLost(lease.sessionId);
-    const { events, status, pendingActionsOnly } = plan(head.rows[0].lastSeq);
+    )) as unknown as pg.QueryResult<{ lastSeq: number; leaseOwner: string | null }>[];
+    const row = head?.rows[0];
+    if (!row) throw new SessionGone(lease.sessionId);
+    if (row.leaseOwner !== lease.token) throw new LeaseLost(lease.sessionId);
+    const { events, status, pendingActionsOnly } = plan(row.lastSeq);
     const stored = await appendEvents(client, lease.sessionId, events);
     if (status) {
+      const stopReason = status.stopReason === null ? "NULL" : client.escapeLiteral(status.stopReason);
       await client.query(
-        `UPDATE sessions SET "status" = $2, "stopReason" = $3, "pendingActions" = $4::jsonb, "updatedAt" = now()
-         WHERE "id" = $1`,
-        [lease.sessionId, status.status, status.stopReason, JSON.stringify(status.pendingActions)],
+        `UPDATE sessions SET "status" = ${client.escapeLiteral(status.status)}, "stopReason" = ${stopReason},
+           "pendingActions" = ${client.escapeLiteral(JSON.stringify(status.pendingActions))}::jsonb, "updatedAt" = now()
+         WHERE "id" = ${id}; COMMIT`,
       );
     } else if (pendingActionsOnly) {
-      await client.query(`UPDATE sessions SET "pendingActions" = $2::jsonb WHERE "id" = $1`, [
-        lease.sessionId,
-        JSON.stringify(pendingActionsOnly),
-      ]);
+      await client.query(
+        `UPDATE sessions SET "pendingActions" = ${client.escapeLiteral(JSON.stringify(pendingActionsOnly))}::jsonb
+         WHERE "id" = ${id}; COMMIT`,
+      );
+    } else {
+      await client.query("COMMIT");
     }
-    await client.query("COMMIT");
     return stored;
   } catch (error) {
     await client.query("ROLLBACK").catch((rollbackError: Error) => {
