@@ -137,8 +137,11 @@ describe("crash recovery (kill -9 of the worker mid-turn)", () => {
     // biome-ignore lint/suspicious/noExplicitAny: chat messages as received
     const toolMessages = (chatCalls()[2]!.body.messages as any[]).filter((m) => m.role === "tool");
     expect(toolMessages.map((m) => m.tool_call_id)).toEqual([log[2].id]);
-    const row = await t.platform.ctx.db.pool.query(`SELECT 1 FROM session_runs WHERE "sessionId" = $1`, [session.id]);
-    expect(row.rowCount).toBe(0);
+    // The work item goes away once the pass is complete (just after its last entry).
+    await waitUntil("the work item to be completed", async () => {
+      const row = await t.platform.ctx.db.pool.query(`SELECT 1 FROM session_runs WHERE "sessionId" = $1`, [session.id]);
+      return row.rowCount === 0 ? true : undefined;
+    });
   });
 
   it("runs a tool use left without a result again on resume (at-least-once), with one result in the log", async () => {
