@@ -11,7 +11,7 @@ export interface WorkerSettings {
   /** MCP connect and per-call timeouts (`MCP_CONNECT_TIMEOUT_MS` 10 s, `MCP_CALL_TIMEOUT_MS` 60 s). */
   mcpConnectTimeoutMs: number;
   mcpCallTimeoutMs: number;
-  /** Log entries kept in memory across passes (`WORKER_LOG_CACHE_EVENTS`, default 200,000; 0 turns it off). */
+  /** Log entries kept in memory across passes (`WORKER_LOG_CACHE_EVENTS`, default 50,000; 0 turns it off). */
   logCacheEvents: number;
 }
 
@@ -33,6 +33,6 @@ export function readWorkerSettings(env: Record<string, string | undefined>): Wor
     maxAttempts: integer(env, "WORKER_MAX_ATTEMPTS", 5, 1, 100),
     mcpConnectTimeoutMs: integer(env, "MCP_CONNECT_TIMEOUT_MS", 10_000, 100, 600_000),
     mcpCallTimeoutMs: integer(env, "MCP_CALL_TIMEOUT_MS", 60_000, 100, 3_600_000),
-    logCacheEvents: integer(env, "WORKER_LOG_CACHE_EVENTS", 200_000, 0, 100_000_000),
+    logCacheEvents: integer(env, "WORKER_LOG_CACHE_EVENTS", 50_000, 0, 100_000_000),
   };
 }
