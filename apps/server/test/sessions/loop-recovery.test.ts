@@ -3,8 +3,6 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
-import { startPlatform } from "../../src/platform-process.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -177,22 +175,11 @@ describe("crash recovery (kill -9 of the worker mid-turn)", () => {
   it("gives the lease back on a graceful stop, so another worker resumes at once", async () => {
     const agent = await createAgent(t, t.tenant, { model: MODEL });
     fake.enqueue({ text: "slow words that will be cut short by the stop", chunkDelayMs: 1_000 }, { text: "Resumed." });
-    // An in-process worker platform, closed the way main.ts closes it on SIGTERM.
-    const config = t.platform.ctx.config;
-    const inProcess = await startPlatform(
-      loadConfig({
-        ROLE: "worker",
-        DATABASE_URL: config.databaseUrl!,
-        SECRETS_KEY: config.secretsKey!,
-        DATA_DIR: mkdtempSync(join(tmpdir(), "ap-worker-")),
-        OPENAI_COMPATIBLE_BASE_URL: fake.url,
-        WORKER_LEASE_MS: "600000",
-        LOG_LEVEL: "silent",
-      }),
-    );
+    const first = await startWorker({ WORKER_LEASE_MS: "600000" });
     const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("hello")] });
     await waitUntil("the model call", async () => (chatCalls()[0]?.outcome === "pending" ? true : undefined));
-    await inProcess.close();
+    await stopWorker(first); // SIGTERM
+    expect(first.exitCode).toBe(0);
     const run = await t.platform.ctx.db.pool.query(
       `SELECT "leaseOwner", "leaseExpiresAt" FROM session_runs WHERE "sessionId" = $1`,
       [session.id],
