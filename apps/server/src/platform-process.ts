@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { join } from "node:path";
 import { applyMigrations, connectDatabase, type EmbeddedDatabase, startEmbeddedPostgres } from "@agent-platform/db";
@@ -44,6 +44,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   };
   const boot = await bootstrap(db.prisma, config.bootstrapApiKey);
   if (boot?.generated && boot.apiKey) {
+    mkdirSync(config.dataDir, { recursive: true });
     const file = join(config.dataDir, "api-key");
     writeFileSync(file, `${boot.apiKey}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);

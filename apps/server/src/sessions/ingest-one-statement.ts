@@ -1,7 +1,7 @@
 import type { UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
 import { newId } from "../ids.js";
-import { SESSION_WORK_CHANNEL } from "../worker/request-turn.js";
+import { requestTurnCtes, SESSION_WORK_CHANNEL } from "../worker/request-turn.js";
 import type { IngestResult } from "./ingest-events.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
 import { toNewEvent } from "./user-events.js";
@@ -37,14 +37,7 @@ export async function ingestInOneStatement(
          FROM bump, unnest($4::text[], $5::text[], $6::jsonb[], $7::text[]) WITH ORDINALITY
            AS input(id, type, payload, ikey, ord)
          RETURNING "seq", "id", "type", "idempotencyKey"
-       ), requested AS (
-         INSERT INTO session_runs ("sessionId", "requestedAt") SELECT "id", now() FROM bump
-         ON CONFLICT ("sessionId") DO UPDATE
-           SET "requestedAt" = now(), "generation" = session_runs."generation" + 1
-         RETURNING "sessionId"
-       ), woken AS (
-         SELECT pg_notify($8, "sessionId") FROM requested
-       )
+       ), ${requestTurnCtes('SELECT "id" FROM bump', "$8")}
        SELECT ${SESSION_COLUMNS.replace(/"(\w+)"/g, 'bump."$1"')},
          (SELECT count(*) FROM woken) AS "woken",
          (SELECT json_agg(appended ORDER BY "seq") FROM appended) AS "events"
