@@ -51,7 +51,9 @@ export function createApp(ctx: AppContext): express.Express {
   createExpressEndpoints(contract.budgets, budgetRoutes(ctx), app, options);
   createExpressEndpoints(contract.serverlessTools, serverlessToolRoutes(ctx), app, options);
   createExpressEndpoints(contract.agents, agentRoutes(ctx), app, options);
-  createExpressEndpoints(contract.sessions, sessionRoutes(ctx), app, options);
+  // The hottest routes (event ingestion and log reads) skip response re-validation: their bodies are built field by
+  // field by the session serializers, and test/sessions/sessions-contract.test.ts checks them against the contract.
+  createExpressEndpoints(contract.sessions, sessionRoutes(ctx), app, { ...options, responseValidation: false });
   createExpressEndpoints(contract.governance, governanceRoutes(ctx), app, options);
   createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), app, options);
   registerSkillsRoutes(app, ctx, options);

@@ -69,6 +69,8 @@ export class SessionWorker implements SessionDriver {
   /** Claiming stopped because every slot was busy: sweep when one frees. */
   private starved = false;
   private stopped = false;
+  /** The recovery check in flight, awaited by stop(). */
+  private recovery: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly ctx: AppContext,
@@ -89,6 +91,8 @@ export class SessionWorker implements SessionDriver {
     this.stopped = true;
     clearTimeout(this.expiryTimer);
     clearTimeout(this.listenTimer);
+    // A claim or a recovery check in flight may still launch a pass or use the pool: let them end first.
+    await Promise.all([this.pumping?.catch(() => {}), this.recovery]);
     const active = [...this.runs.values()];
     for (const run of active) run.controller.abort(new WorkerStopping());
     const listener = this.listener;
@@ -258,12 +262,18 @@ export class SessionWorker implements SessionDriver {
    * Recovery, at lease granularity: claims rows whose lease expired (their worker died) and re-arms itself at the
    * earliest lease expiry still ahead (at most one lease period away: a lease granted later expires later).
    */
-  private async recoveryTick(): Promise<void> {
+  private recoveryTick(): Promise<void> {
+    this.recovery = this.recoveryPass();
+    return this.recovery;
+  }
+
+  private async recoveryPass(): Promise<void> {
     if (this.stopped) return;
     let next = this.leaseMs;
     try {
       this.sweepWanted = true;
       await this.pump();
+      if (this.stopped) return;
       const ms = await nextExpiryMs(this.ctx.db.pool);
       if (ms !== null) next = Math.max(100, Math.min(ms + 50, this.leaseMs));
     } catch (error) {
