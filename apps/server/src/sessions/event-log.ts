@@ -18,16 +18,26 @@ export interface StoredEvent {
   [field: string]: unknown;
 }
 
-interface EventRow {
+export interface EventRow {
   seq: number;
   id: string;
   type: string;
   payload: Record<string, unknown>;
-  createdAt: Date;
+  /** A Date, or already ISO 8601 text when the query formats it (`EVENT_CREATED_AT`). */
+  createdAt: Date | string;
 }
 
+/** `createdAt` as ISO 8601 UTC text with milliseconds, formatted by PostgreSQL (cheaper than Date objects per row). */
+export const EVENT_CREATED_AT = `to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`;
+
+/** The payload object is freshly parsed per row, so it becomes the entry itself (no copy). */
 export function toWireEvent(row: EventRow): StoredEvent {
-  return { ...row.payload, seq: row.seq, id: row.id, type: row.type, createdAt: row.createdAt.toISOString() };
+  return Object.assign(row.payload, {
+    seq: row.seq,
+    id: row.id,
+    type: row.type,
+    createdAt: typeof row.createdAt === "string" ? row.createdAt : row.createdAt.toISOString(),
+  });
 }
 
 /**
@@ -74,7 +84,7 @@ export async function readEvents(
   limit: number,
 ): Promise<StoredEvent[]> {
   const { rows } = await db.query<EventRow>(
-    `SELECT "seq", "id", "type", "payload", "createdAt" FROM session_events
+    `SELECT "seq", "id", "type", "payload", ${EVENT_CREATED_AT} FROM session_events
      WHERE "sessionId" = $1 AND "seq" > $2 ORDER BY "seq" LIMIT $3`,
     [sessionId, afterSeq, limit],
   );

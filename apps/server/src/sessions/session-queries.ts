@@ -9,7 +9,7 @@ import type pg from "pg";
 import { notFound } from "../http/app-error.js";
 import { invalidRequest } from "../http/error-envelope.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
-import { readEvents } from "./event-log.js";
+import { EVENT_CREATED_AT, type EventRow, toWireEvent } from "./event-log.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
 
 export async function findSession(db: pg.Pool | pg.PoolClient, projectId: string, id: string): Promise<SessionRow> {
@@ -87,8 +87,18 @@ export async function listSessionEvents(
   afterSeq: number,
   limit: number,
 ): Promise<SessionEventPage> {
-  await findSession(pool, projectId, sessionId);
-  const rows = await readEvents(pool, sessionId, afterSeq, limit + 1);
+  // One round trip: the session's existence (in this project) and the page, via a lateral join.
+  const { rows: found } = await pool.query<EventRow | { seq: null }>(
+    `SELECT e."seq", e."id", e."type", e."payload", e."createdAt" FROM sessions s
+     LEFT JOIN LATERAL (
+       SELECT "seq", "id", "type", "payload", ${EVENT_CREATED_AT} FROM session_events
+       WHERE "sessionId" = s."id" AND "seq" > $3 ORDER BY "seq" LIMIT $4
+     ) e ON true
+     WHERE s."id" = $1 AND s."projectId" = $2`,
+    [sessionId, projectId, afterSeq, limit + 1],
+  );
+  if (found.length === 0) throw notFound("session.not_found", "Session", sessionId);
+  const rows = found[0]!.seq === null ? [] : (found as EventRow[]).map(toWireEvent);
   const hasMore = rows.length > limit;
   const data = hasMore ? rows.slice(0, limit) : rows;
   return { data, hasMore, nextAfterSeq: data.length > 0 ? data[data.length - 1]!.seq : afterSeq };
