@@ -12,10 +12,19 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+// Random bytes are drawn from the CSPRNG a pool at a time: one call per 256 ids instead of one per id.
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let offset = 0;
+
 function encodeRandom(length: number): string {
-  const bytes = randomBytes(length);
+  if (offset + length > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    offset = 0;
+  }
   let out = "";
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i]! & 31];
+  for (let i = 0; i < length; i++) out += ALPHABET[pool[offset + i]! & 31];
+  offset += length;
   return out;
 }
 
