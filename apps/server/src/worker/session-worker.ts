@@ -7,6 +7,7 @@ import { analyzeLog } from "../runtime/loop/log-state.js";
 import { type LoopDeps, runSessionPass } from "../runtime/loop/run-session.js";
 import { commitFenced, LeaseLost, SessionGone } from "../runtime/loop/session-writer.js";
 import { readEvents, type StoredEvent } from "../sessions/event-log.js";
+import { subscribeSessionEvents } from "../sessions/event-notifier.js";
 import { type Claim, claimRun, completeRun, dropRun, nextExpiryMs, releaseRun, renewLease } from "./queue.js";
 import { SESSION_WORK_CHANNEL } from "./request-turn.js";
 import type { WorkerSettings } from "./settings.js";
@@ -39,8 +40,6 @@ interface ActiveRun {
   inline: boolean;
 }
 
-/** The channel the `session_events` trigger notifies (`<sessionId>:<lastSeq>`, at commit). */
-const SESSION_EVENTS_CHANNEL = "session_events";
 const LISTEN_RETRY_MIN_MS = 100;
 const LISTEN_RETRY_MAX_MS = 5_000;
 
@@ -55,8 +54,6 @@ export class SessionWorker implements SessionDriver {
   private readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   private tokenCounter = 0;
   private readonly runs = new Map<string, ActiveRun>();
-  /** In-process followers of session logs (running passes, delegation waits), fed by this worker's listener. */
-  private readonly followers = new Map<string, Set<(seq: number) => void>>();
   private slotsUsed = 0;
   private listener: pg.Client | undefined;
   private listenRetryMs = LISTEN_RETRY_MIN_MS;
@@ -119,11 +116,10 @@ export class SessionWorker implements SessionDriver {
     client.on("end", () => lost());
     client.on("notification", (message) => {
       if (message.channel === SESSION_WORK_CHANNEL && message.payload) this.wantSession(message.payload);
-      else if (message.channel === SESSION_EVENTS_CHANNEL && message.payload) this.dispatch(message.payload);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${SESSION_WORK_CHANNEL}; LISTEN ${SESSION_EVENTS_CHANNEL}`);
+      await client.query(`LISTEN ${SESSION_WORK_CHANNEL}`);
     } catch (error) {
       await client.end().catch(() => {});
       this.scheduleListen(error);
@@ -135,56 +131,15 @@ export class SessionWorker implements SessionDriver {
     }
     this.listener = client;
     this.listenRetryMs = LISTEN_RETRY_MIN_MS;
-    await this.resyncFollowers(client);
   }
 
   /**
-   * Follows a session's log: `onSeq` is called with its newest `seq` whenever entries are committed, and once after the
-   * listener (re)connects (notifications sent while it was down are lost). Subscribe, then read: nothing is missed.
+   * Follows a session's log through the process's shared `session_events` listener: `onSeq` is called with its newest
+   * `seq` whenever entries are committed, and once after the listener (re)connects (notifications sent while it was
+   * down are lost). Subscribe, then read: nothing is missed.
    */
   subscribe(sessionId: string, onSeq: (seq: number) => void): () => void {
-    let set = this.followers.get(sessionId);
-    if (!set) {
-      set = new Set();
-      this.followers.set(sessionId, set);
-    }
-    set.add(onSeq);
-    return () => {
-      const current = this.followers.get(sessionId);
-      current?.delete(onSeq);
-      if (current?.size === 0) this.followers.delete(sessionId);
-    };
-  }
-
-  private dispatch(payload: string): void {
-    const colon = payload.lastIndexOf(":");
-    const seq = Number(payload.slice(colon + 1));
-    if (colon <= 0 || !Number.isInteger(seq)) return;
-    this.emit(payload.slice(0, colon), seq);
-  }
-
-  private emit(sessionId: string, seq: number): void {
-    for (const follower of [...(this.followers.get(sessionId) ?? [])]) {
-      try {
-        follower(seq);
-      } catch (error) {
-        this.ctx.logger.error({ err: error, sessionId }, "session follower failed");
-      }
-    }
-  }
-
-  private async resyncFollowers(client: pg.Client): Promise<void> {
-    const ids = [...this.followers.keys()];
-    if (ids.length === 0) return;
-    try {
-      const { rows } = await client.query<{ id: string; lastSeq: number }>(
-        'SELECT "id", "lastSeq" FROM sessions WHERE "id" = ANY($1::text[])',
-        [ids],
-      );
-      for (const row of rows) this.emit(row.id, row.lastSeq);
-    } catch (error) {
-      this.ctx.logger.warn({ err: error }, "could not resync session followers");
-    }
+    return subscribeSessionEvents(this.ctx, sessionId, onSeq);
   }
 
   private scheduleListen(error: unknown): void {
