@@ -4,6 +4,7 @@ import type { Config } from "./config.js";
 import type { SecretBox } from "./crypto/secret-box.js";
 import type { UrlSigner } from "./crypto/url-signer.js";
 import type { ApiKeyCache } from "./http/api-key-cache.js";
+import type { Outbound } from "./lib/outbound/index.js";
 
 /** What services need from the process: database, configuration, logger and keys. Built once in main. */
 export interface AppContext {
@@ -14,4 +15,6 @@ export interface AppContext {
   signer: UrlSigner;
   /** Resolved API keys (invalidated on revocation across processes). */
   apiKeys: ApiKeyCache;
+  /** HTTP for calls made on someone's behalf (tools, MCP servers, webhooks): fenced by the address policy. */
+  outbound: Outbound;
 }

@@ -11,6 +11,7 @@ import type { AppContext } from "./context.js";
 import { SecretBox } from "./crypto/secret-box.js";
 import { UrlSigner } from "./crypto/url-signer.js";
 import { ApiKeyCache } from "./http/api-key-cache.js";
+import { createOutbound } from "./lib/outbound/index.js";
 import { createLogger } from "./logger.js";
 import { resolveSecretsKey } from "./secrets-key.js";
 
@@ -24,6 +25,8 @@ export interface RunningPlatform {
 /** Starts what `ROLE` asks for: database (embedded or DATABASE_URL), migrations, bootstrap, HTTP API, background work. */
 export async function startPlatform(config: Config): Promise<RunningPlatform> {
   const logger = createLogger(config.logLevel);
+  // Parsed first: an invalid EGRESS_ALLOW_CIDRS stops the start before anything else happens.
+  const outbound = createOutbound({ allowCidrs: config.env.EGRESS_ALLOW_CIDRS });
   let embedded: EmbeddedDatabase | undefined;
   if (!config.databaseUrl) {
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => logger.debug({ pg: line }) });
@@ -41,6 +44,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     secrets: new SecretBox(secretsKey),
     signer: new UrlSigner(createHmac("sha256", Buffer.from(secretsKey, "base64")).update("url-signing").digest()),
     apiKeys,
+    outbound,
   };
   const boot = await bootstrap(db.prisma, config.bootstrapApiKey);
   if (boot?.generated && boot.apiKey) {
@@ -79,6 +83,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
       });
       await background?.stop();
       await apiKeys.close();
+      await outbound.close();
       await db.close();
       await embedded?.stop();
     },

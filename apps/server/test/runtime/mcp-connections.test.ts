@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createOutbound } from "../../src/lib/outbound/index.js";
 import {
   type McpConnectionOptions,
   type McpConnectionSet,
@@ -8,7 +9,9 @@ import {
 } from "../../src/runtime/mcp/mcp-connections.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 
-const options: McpConnectionOptions = { connectTimeoutMs: 5_000, callTimeoutMs: 5_000 };
+// The test servers listen on loopback, which the outbound address policy refuses unless it is opened.
+const outbound = createOutbound({ allowCidrs: "127.0.0.0/8" });
+const options: McpConnectionOptions = { connectTimeoutMs: 5_000, callTimeoutMs: 5_000, fetch: outbound.fetch };
 const noHeaders = async () => ({});
 
 let streamable: TestMcpServer;
@@ -39,6 +42,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await streamable.close();
+  await outbound.close();
 });
 
 describe("MCP connections (Streamable HTTP)", () => {

@@ -36,6 +36,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     HOST: "127.0.0.1",
     ROLE: options.role ?? "api",
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    // The loopback servers tests start (MCP, serverless endpoints, pages to fetch) are refused by the outbound address
+    // policy unless opened. SSRF tests pass `EGRESS_ALLOW_CIDRS: ""` to run with the default.
+    EGRESS_ALLOW_CIDRS: "127.0.0.0/8,::1/128",
     ...options.env,
   });
   const platform = await startPlatform(config);

@@ -17,6 +17,7 @@ export const EV = {
   mcpToolResult: "agent.mcp_tool_result",
   customToolUse: "agent.custom_tool_use",
   usage: "agent.usage",
+  mcpServerUnavailable: "session.mcp_server_unavailable",
 } as const;
 
 export type StopReason = "end_turn" | "requires_action" | "interrupted" | "max_turns" | "error";
@@ -49,6 +50,11 @@ export function idleEvent(stopReason: StopReason, pendingActions: PendingAction[
     type: EV.statusIdle,
     payload: stopReason === "requires_action" ? { stopReason, pendingActions } : { stopReason },
   };
+}
+
+/** An MCP server whose tools could not be listed (unreachable, refused by the address policy, credentials rejected…). */
+export function mcpServerUnavailableEvent(failure: { serverName: string; message: string }): NewEvent {
+  return { type: EV.mcpServerUnavailable, payload: { serverName: failure.serverName, message: failure.message } };
 }
 
 export function errorEvent(code: string, message: string): NewEvent {

@@ -17,7 +17,16 @@ import {
 } from "../models/index.js";
 import type { RuntimeTool, SessionRuntimeInfo, ToolResult } from "../tools/types.js";
 import type { AgentConfigCache, LogCache } from "./caches.js";
-import { EV, errorEvent, idleEvent, runningEvent, type StopReason, textContent, toolResultEvent } from "./events.js";
+import {
+  EV,
+  errorEvent,
+  idleEvent,
+  mcpServerUnavailableEvent,
+  runningEvent,
+  type StopReason,
+  textContent,
+  toolResultEvent,
+} from "./events.js";
 import { analyzeLog, buildConversation, type LogState, type ToolUseState } from "./log-state.js";
 import { DEFAULT_LOOP_SETTINGS, type SessionLoopSettings } from "./loop-settings.js";
 import { loopMetrics } from "./metrics.js";
@@ -179,6 +188,8 @@ async function runPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promi
 
   let agent: AgentConfig | undefined;
   let toolset: Toolset | undefined;
+  // MCP servers that could not be listed are reported once per pass, with the first model response that lacks them.
+  let mcpFailuresReported = false;
   let mcp: McpConnectionSet | undefined;
 
   const refresh = async () => {
@@ -240,7 +251,7 @@ async function runPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promi
     mcp ??= openMcpConnections(
       config.mcpServers.map((s) => ({ name: s.name, url: s.url })),
       (serverName) => loadMcpHeaders(ctx, session.agentId, serverName),
-      { connectTimeoutMs: deps.mcpConnectTimeoutMs, callTimeoutMs: deps.mcpCallTimeoutMs },
+      { connectTimeoutMs: deps.mcpConnectTimeoutMs, callTimeoutMs: deps.mcpCallTimeoutMs, fetch: ctx.outbound.fetch },
     );
     return mcp;
   };
@@ -351,6 +362,10 @@ async function runPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promi
     // What the call had in its context (`ensureRunning` counts its own entry when nothing came in between).
     const contextSeq = state.lastSeq;
     const events: NewEvent[] = [];
+    if (!mcpFailuresReported) {
+      events.push(...tools.mcpFailures.map(mcpServerUnavailableEvent));
+      mcpFailuresReported = true;
+    }
     if (result.text.length > 0) events.push({ type: EV.agentMessage, payload: { content: textContent(result.text) } });
     for (const call of result.toolCalls) events.push(toolUseEvent(tools, call.name, call.input));
     events.push({

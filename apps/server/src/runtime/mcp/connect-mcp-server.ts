@@ -1,7 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { findAddressRefusal } from "../../lib/outbound/index.js";
 
 export type McpTransportKind = "streamable-http" | "sse";
 
@@ -24,6 +25,8 @@ function speaksOnlyLegacySse(error: unknown): boolean {
 
 /** A message for logs and tool results; never includes request headers. */
 export function describeMcpError(error: unknown): string {
+  const refusal = findAddressRefusal(error);
+  if (refusal) return refusal.message;
   if (error instanceof StreamableHTTPError || error instanceof SseError) {
     const status = error.code !== undefined && error.code > 0 ? `HTTP ${error.code}` : "protocol error";
     const hint = error.code === 401 || error.code === 403 ? " (credentials rejected)" : "";
@@ -59,24 +62,26 @@ async function connectWith(transport: Transport, deadline: AbortSignal, timeoutM
 
 /**
  * Connects to one MCP server over Streamable HTTP, falling back to the older HTTP+SSE transport when
- * the server rejects the POST. `headers` go on every request of either transport.
+ * the server rejects the POST. `headers` go on every request of either transport, and every request goes through
+ * `fetch` (the platform's outbound fetch, which pins each connection to an address the policy allows).
  */
 export async function connectMcpServer(
   url: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  fetch: FetchLike,
 ): Promise<ConnectedMcpServer> {
   const endpoint = new URL(url);
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), timeoutMs);
   try {
     try {
-      const transport = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } });
+      const transport = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers }, fetch });
       return { client: await connectWith(transport, timer.signal, timeoutMs), transport: "streamable-http" };
     } catch (error) {
       if (!speaksOnlyLegacySse(error)) throw error;
     }
-    const transport = new SSEClientTransport(endpoint, { requestInit: { headers } });
+    const transport = new SSEClientTransport(endpoint, { requestInit: { headers }, fetch });
     return { client: await connectWith(transport, timer.signal, timeoutMs), transport: "sse" };
   } finally {
     clearTimeout(timeout);

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import {
   type ConnectedMcpServer,
@@ -21,6 +22,8 @@ export interface McpConnectionOptions {
   connectTimeoutMs: number;
   /** Bounds each tool call and each page of a tool listing. */
   callTimeoutMs: number;
+  /** Every request to the servers goes through it: the platform's outbound fetch (`ctx.outbound.fetch`). */
+  fetch: FetchLike;
 }
 
 export interface McpToolDescriptor {
@@ -132,7 +135,7 @@ export function openMcpConnections(
       return { ok: false, message: `could not resolve headers: ${describeMcpError(error)}` };
     }
     try {
-      const server = await connectMcpServer(config.url, headers, options.connectTimeoutMs);
+      const server = await connectMcpServer(config.url, headers, options.connectTimeoutMs, options.fetch);
       if (closing) {
         await server.client.close().catch(() => {});
         return { ok: false, message: "connection set is closed" };

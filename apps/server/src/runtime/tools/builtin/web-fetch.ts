@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { findAddressRefusal, type OutboundFetch } from "../../../lib/outbound/index.js";
 import { defineBuiltinTool } from "../define-tool.js";
 import { checkEgress, type MergedEgressPolicy } from "../egress/egress-policy.js";
 import { sessionEgressPolicy } from "../egress/session-egress.js";
@@ -26,8 +27,16 @@ const Input = z
 
 type Fetched = { ok: true; response: Response; url: URL; redirects: string[] } | { ok: false; message: string };
 
-/** GET with redirects followed by hand, so every hop is checked against the policy before it is requested. */
-async function fetchWithinPolicy(start: string, policy: MergedEgressPolicy, signal: AbortSignal): Promise<Fetched> {
+/**
+ * GET with redirects followed by hand, so every hop is checked against the host-name policy before it is requested;
+ * `fetch` checks the address each hop connects to.
+ */
+async function fetchWithinPolicy(
+  fetch: OutboundFetch,
+  start: string,
+  policy: MergedEgressPolicy,
+  signal: AbortSignal,
+): Promise<Fetched> {
   let url: URL;
   try {
     url = new URL(start);
@@ -36,20 +45,25 @@ async function fetchWithinPolicy(start: string, policy: MergedEgressPolicy, sign
   }
   const redirects: string[] = [];
   for (;;) {
+    const hop = redirects.length ? ` (redirect ${redirects.length} from ${redirects[redirects.length - 1]})` : "";
     const decision = checkEgress(policy, url);
-    if (!decision.allowed) {
-      const hop = redirects.length ? ` (redirect ${redirects.length} from ${redirects[redirects.length - 1]})` : "";
-      return { ok: false, message: `${decision.reason}${hop}. URL not fetched: ${url.href}` };
+    if (!decision.allowed) return { ok: false, message: `${decision.reason}${hop}. URL not fetched: ${url.href}` };
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: "GET",
+        redirect: "manual",
+        signal,
+        headers: {
+          "User-Agent": USER_AGENT,
+          Accept: "text/html, text/plain, application/json, text/*;q=0.9, */*;q=0.5",
+        },
+      });
+    } catch (error) {
+      const refusal = findAddressRefusal(error);
+      if (!refusal) throw error;
+      return { ok: false, message: `${refusal.message} URL not fetched: ${url.href}${hop}` };
     }
-    const response = await fetch(url, {
-      method: "GET",
-      redirect: "manual",
-      signal,
-      headers: {
-        "User-Agent": USER_AGENT,
-        Accept: "text/html, text/plain, application/json, text/*;q=0.9, */*;q=0.5",
-      },
-    });
     const location = response.headers.get("location");
     if (!REDIRECT_STATUSES.has(response.status) || !location) return { ok: true, response, url, redirects };
     await response.body?.cancel().catch(() => {});
@@ -70,7 +84,8 @@ export function webFetchTool(): RuntimeTool {
     name: "web_fetch",
     description:
       "Fetch a web page or HTTP(S) resource with GET and return its text (HTML is converted to readable text). " +
-      "Only hosts allowed by the egress policy can be reached; redirects are followed (each hop is checked). " +
+      "Only hosts allowed by the egress policy can be reached, and never internal addresses (loopback, private " +
+      "networks, link-local); redirects are followed (each hop is checked). " +
       `The body is cut after \`maxBytes\` (default ${WEB_FETCH_LIMITS.defaultMaxBytes}, at most ${WEB_FETCH_LIMITS.maxBytes}). ` +
       "Binary content is not shown.",
     inputSchema: {
@@ -92,7 +107,7 @@ export function webFetchTool(): RuntimeTool {
       const policy = await sessionEgressPolicy(run);
       const call = callSignal(run.signal, WEB_FETCH_LIMITS.timeoutMs, "web_fetch");
       try {
-        const fetched = await fetchWithinPolicy(input.url, policy, call.signal);
+        const fetched = await fetchWithinPolicy(run.ctx.outbound.fetch, input.url, policy, call.signal);
         if (!fetched.ok) return fail(fetched.message);
         const { response, url, redirects } = fetched;
         const maxBytes = input.maxBytes ?? WEB_FETCH_LIMITS.defaultMaxBytes;

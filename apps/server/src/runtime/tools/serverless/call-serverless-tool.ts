@@ -1,3 +1,4 @@
+import { findAddressRefusal } from "../../../lib/outbound/index.js";
 import { openVaultSecrets } from "../../../vaults/vault-secrets.js";
 import { checkEgress } from "../egress/egress-policy.js";
 import { sessionEgressPolicy } from "../egress/session-egress.js";
@@ -37,8 +38,8 @@ export function secretHeaders(secrets: Record<string, string>): SecretHeaders {
 }
 
 /**
- * POSTs the tool input as JSON to the pinned version's URL. The URL must pass the session's egress policy; redirects
- * are not followed (the request may carry vault secrets); any non-2xx answer is an error result.
+ * POSTs the tool input as JSON to the pinned version's URL. The URL must pass the session's egress policy and the
+ * address it resolves to the outbound address policy (`ctx.outbound`); redirects are not followed (the request may carry vault secrets); any non-2xx answer is an error result.
  */
 export async function callServerlessTool(
   tool: PinnedServerlessTool,
@@ -56,7 +57,7 @@ export async function callServerlessTool(
 
   const call = callSignal(run.signal, SERVERLESS_CALL_LIMITS.timeoutMs, `Serverless tool ${tool.name}`);
   try {
-    const response = await fetch(tool.url, {
+    const response = await run.ctx.outbound.fetch(tool.url, {
       method: "POST",
       redirect: "manual",
       signal: call.signal,
@@ -88,6 +89,8 @@ export async function callServerlessTool(
   } catch (error) {
     const reason = call.abortReason();
     if (reason) return fail(reason);
+    const refusal = findAddressRefusal(error);
+    if (refusal) return fail(`${refusal.message} Serverless tool ${tool.name} was not called.`);
     return fail(`Serverless tool ${tool.name} could not be reached: ${describeFetchError(error)}`);
   }
 }
