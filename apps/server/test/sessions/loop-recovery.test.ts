@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
+import { startTestApp, TEST_EGRESS_ALLOW_CIDRS, type TestApp } from "../support/test-app.js";
 import { createAgent, message, newSession } from "./helpers.js";
 import { expectGapFree, type LogEntry, types, waitForIdle, waitForLog, waitUntil } from "./loop-helpers.js";
 
@@ -44,6 +44,7 @@ async function startWorker(extraEnv: Record<string, string> = {}): Promise<Child
       SECRETS_KEY: config.secretsKey!,
       DATA_DIR: mkdtempSync(join(tmpdir(), "ap-worker-")),
       OPENAI_COMPATIBLE_BASE_URL: fake.url,
+      EGRESS_ALLOW_CIDRS: TEST_EGRESS_ALLOW_CIDRS,
       WORKER_LEASE_MS: "2000",
       LOG_LEVEL: "info",
       ...extraEnv,

@@ -25,6 +25,12 @@ export interface TestAppOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * The loopback servers tests start (MCP, serverless endpoints, pages to fetch) are refused by the outbound address
+ * policy unless opened: every test app (and worker process) opens loopback. SSRF tests pass `EGRESS_ALLOW_CIDRS: ""`.
+ */
+export const TEST_EGRESS_ALLOW_CIDRS = "127.0.0.0/8,::1/128";
+
 /** Starts the real platform (HTTP on a loopback port) on a database of its own. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
@@ -36,9 +42,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     HOST: "127.0.0.1",
     ROLE: options.role ?? "api",
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
-    // The loopback servers tests start (MCP, serverless endpoints, pages to fetch) are refused by the outbound address
-    // policy unless opened. SSRF tests pass `EGRESS_ALLOW_CIDRS: ""` to run with the default.
-    EGRESS_ALLOW_CIDRS: "127.0.0.0/8,::1/128",
+    EGRESS_ALLOW_CIDRS: TEST_EGRESS_ALLOW_CIDRS,
     ...options.env,
   });
   const platform = await startPlatform(config);
