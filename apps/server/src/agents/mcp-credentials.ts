@@ -1,3 +1,4 @@
+import type { AgentConfig } from "@agent-platform/contract";
 import type { Database, Prisma } from "@agent-platform/db";
 import type { AppContext } from "../context.js";
 import type { AgentDraft } from "./agent-draft.js";
@@ -8,8 +9,10 @@ type Tx = Prisma.TransactionClient;
 /**
  * What a write does to the sealed store, derived from the draft's `mcpServers`:
  * - a server that sends `headers` gets exactly that set (`{}` erases its credential);
- * - a server that omits `headers` keeps its stored credential;
- * - a server that is no longer declared loses its credential.
+ * - a server that omits `headers` keeps its stored credential, unless its `url` differs from the one it has in the
+ *   version being replaced: credentials follow the URL, so moving a server to another URL without sending headers
+ *   erases them (they were given for the old one);
+ * - a server that is no longer declared loses its credential (a renamed server is a new name: it starts without).
  */
 export interface CredentialPlan {
   servers: string[];
@@ -17,15 +20,30 @@ export interface CredentialPlan {
   erase: string[];
 }
 
-export function credentialPlan(draft: AgentDraft): CredentialPlan {
+/** `current`: the configuration the write replaces (update, restore); none for a new agent. */
+export function credentialPlan(draft: AgentDraft, current?: Pick<AgentConfig, "mcpServers">): CredentialPlan {
   const plan: CredentialPlan = { servers: [], write: new Map(), erase: [] };
+  const urls = new Map((current?.mcpServers ?? []).map((server) => [server.name, server.url]));
   for (const server of draft.mcpServers ?? []) {
     plan.servers.push(server.name);
-    if (server.headers === undefined) continue;
+    if (server.headers === undefined) {
+      const before = urls.get(server.name);
+      if (before !== undefined && !sameUrl(before, server.url)) plan.erase.push(server.name);
+      continue;
+    }
     if (Object.keys(server.headers).length === 0) plan.erase.push(server.name);
     else plan.write.set(server.name, server.headers);
   }
   return plan;
+}
+
+/** Equal after URL normalisation (`HTTPS://Host:443/p` is `https://host/p`); any other difference is a move. */
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
 }
 
 /** Whether the plan writes or erases a credential (removals come with a configuration change anyway). */

@@ -11,8 +11,9 @@ import { headerKeysOfConfig, toAgent } from "./serialize.js";
 
 /**
  * Restore copies an older snapshot as `current + 1` (history is untouched). The snapshot is validated again in full,
- * roster included. Its MCP servers keep today's sealed credentials (a rotated credential is never rolled back);
- * servers it does not declare lose theirs, as with any update that removes a server.
+ * roster included. Its MCP servers keep today's sealed credentials (a rotated credential is never rolled back) while
+ * their URL is the one they have today; a server the snapshot points at another URL loses its credential, and servers
+ * it does not declare lose theirs, as with any update.
  */
 export async function restoreAgentVersion(
   ctx: AppContext,
@@ -37,6 +38,6 @@ export async function restoreAgentVersion(
     return toAgent(head, current, await storedHeaderKeys(prisma, agentId));
   }
   const guard = { projectId: auth.projectId, agentId, expectedVersion };
-  const published = await publishVersion(ctx, guard, draft, credentialPlan(draft));
+  const published = await publishVersion(ctx, guard, draft, credentialPlan(draft, current.config));
   return toAgent(published.head, published.snapshot, headerKeysOfConfig(published.snapshot.config));
 }

@@ -39,7 +39,7 @@ export async function updateAgent(
   const changed = changedFields(before, patched);
   const toCheck = REFERENCE_FIELDS.filter((field) => changed.has(field));
   const draft = await resolveReferences(ctx, referenceScope(auth, agentId), patched, toCheck);
-  const plan = credentialPlan(draft);
+  const plan = credentialPlan(draft, current.config);
   const guard = { projectId: auth.projectId, agentId, expectedVersion };
 
   if (sameConfig(finalizeConfig(draft, new Map()), current.config)) {

@@ -79,19 +79,126 @@ describe("write-only headers", () => {
     }
   });
 
-  it("keeps a server's credential when an update omits its headers", async () => {
+  it("keeps a server's credential when an update omits its headers and keeps its URL", async () => {
     const agent = await createAgent(api, { mcpServers: [docs({ Authorization: SECRET })] });
     const res = await api.update(agent.id, {
       version: 1,
-      mcpServers: [{ name: "docs", url: "https://mcp.example/docs/v2" }],
+      system: "changed",
+      // The same URL written differently (case of the host, default port) is the same URL.
+      mcpServers: [
+        { name: "docs", url: "https://MCP.example:443/docs" },
+        { name: "new", url: "https://n.example" },
+      ],
     });
     expect(res.body).toMatchObject({ version: 2 });
     expect(res.body.mcpServers).toEqual([
-      { name: "docs", url: "https://mcp.example/docs/v2", headerKeys: ["Authorization"] },
+      { name: "docs", url: "https://MCP.example:443/docs", headerKeys: ["Authorization"] },
+      { name: "new", url: "https://n.example", headerKeys: [] },
     ]);
     expect(await sealedHeaders(agent.id, "docs")).toEqual({ Authorization: SECRET });
   });
+});
 
+describe("credentials follow the URL", () => {
+  it("drops a server's credential when an update moves it to another URL without headers", async () => {
+    const agent = await createAgent(api, {
+      mcpServers: [docs({ Authorization: SECRET }), { name: "stays", url: "https://s.example", headers: { a: "b" } }],
+    });
+    const res = await api.update(agent.id, {
+      version: 1,
+      mcpServers: [
+        { name: "docs", url: "https://attacker.example/docs" },
+        { name: "stays", url: "https://s.example" },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.version).toBe(2);
+    expect(res.body.mcpServers).toEqual([
+      { name: "docs", url: "https://attacker.example/docs", headerKeys: [] },
+      { name: "stays", url: "https://s.example", headerKeys: ["a"] },
+    ]);
+    expect(await sealedHeaders(agent.id, "docs")).toBeNull();
+    expect(await sealedHeaders(agent.id, "stays")).toEqual({ a: "b" });
+    // What the runtime would send to the new URL: nothing.
+    expect(await loadMcpHeaders(t.platform.ctx, agent.id, "docs")).toEqual({});
+    expect((await api.get(agent.id)).body.mcpServers[0].headerKeys).toEqual([]);
+  });
+
+  it("treats a path change on the same host as a move too", async () => {
+    const agent = await createAgent(api, { mcpServers: [docs({ Authorization: SECRET })] });
+    const res = await api.update(agent.id, {
+      version: 1,
+      mcpServers: [{ name: "docs", url: "https://mcp.example/v2" }],
+    });
+    expect(res.body.mcpServers[0].headerKeys).toEqual([]);
+    expect(await sealedHeaders(agent.id, "docs")).toBeNull();
+  });
+
+  it("stores the headers sent with the new URL", async () => {
+    const agent = await createAgent(api, { mcpServers: [docs({ Authorization: SECRET })] });
+    const res = await api.update(agent.id, {
+      version: 1,
+      mcpServers: [{ name: "docs", url: "https://new.example/docs", headers: { Authorization: ROTATED } }],
+    });
+    expect(res.body.mcpServers[0]).toEqual({
+      name: "docs",
+      url: "https://new.example/docs",
+      headerKeys: ["Authorization"],
+    });
+    expect(await sealedHeaders(agent.id, "docs")).toEqual({ Authorization: ROTATED });
+  });
+
+  it("does not carry a credential over to a renamed server", async () => {
+    const agent = await createAgent(api, { mcpServers: [docs({ Authorization: SECRET })] });
+    const res = await api.update(agent.id, {
+      version: 1,
+      mcpServers: [{ name: "renamed", url: "https://mcp.example/docs" }],
+    });
+    expect(res.body.mcpServers).toEqual([{ name: "renamed", url: "https://mcp.example/docs", headerKeys: [] }]);
+    expect(await sealedHeaders(agent.id, "docs")).toBeNull();
+    expect(await sealedHeaders(agent.id, "renamed")).toBeNull();
+  });
+
+  it("does not swap credentials between two servers whose URLs are swapped", async () => {
+    const agent = await createAgent(api, {
+      mcpServers: [
+        { name: "a", url: "https://a.example", headers: { K: "for-a" } },
+        { name: "b", url: "https://b.example", headers: { K: "for-b" } },
+      ],
+    });
+    const res = await api.update(agent.id, {
+      version: 1,
+      mcpServers: [
+        { name: "a", url: "https://b.example" },
+        { name: "b", url: "https://a.example" },
+      ],
+    });
+    expect(res.body.mcpServers.map((s: { headerKeys: string[] }) => s.headerKeys)).toEqual([[], []]);
+    expect(await t.platform.ctx.db.prisma.agentMcpCredential.count({ where: { agentId: agent.id } })).toBe(0);
+  });
+
+  it("drops the credential when a restore points a server back at another URL, keeps it for the same URL", async () => {
+    const agent = await createAgent(api, { mcpServers: [docs({ Authorization: SECRET })] });
+    // v2: same server at another URL with a new credential; v3: another change, same URL.
+    await api.update(agent.id, {
+      version: 1,
+      mcpServers: [{ name: "docs", url: "https://moved.example/docs", headers: { Authorization: ROTATED } }],
+    });
+    await api.update(agent.id, { version: 2, system: "v3" });
+    // Restoring v2 (same URL as today) keeps today's credential.
+    const same = await api.restore(agent.id, 2, 3);
+    expect(same.body).toMatchObject({ version: 4 });
+    expect(same.body.mcpServers[0].headerKeys).toEqual(["Authorization"]);
+    expect(await sealedHeaders(agent.id, "docs")).toEqual({ Authorization: ROTATED });
+    // Restoring v1 (the old URL) does not send today's credential there.
+    const back = await api.restore(agent.id, 1, 4);
+    expect(back.body).toMatchObject({ version: 5 });
+    expect(back.body.mcpServers).toEqual([{ name: "docs", url: "https://mcp.example/docs", headerKeys: [] }]);
+    expect(await sealedHeaders(agent.id, "docs")).toBeNull();
+  });
+});
+
+describe("header sets", () => {
   it("replaces the whole header set of a server without publishing a version", async () => {
     const agent = await createAgent(api, { mcpServers: [docs({ Authorization: SECRET, "X-Old": "1" })] });
     const res = await api.update(agent.id, { version: 1, mcpServers: [docs({ "X-Api-Key": ROTATED })] });
