@@ -1,5 +1,6 @@
 import { SKILL_ENTRY_FILE, type SkillManifest, type SkillManifestInput } from "@agent-platform/contract";
 import { AppError } from "../http/app-error.js";
+import { contentTypeOf } from "./content-type.js";
 import { parseFrontmatter } from "./frontmatter.js";
 
 export interface ManifestSourceFile {
@@ -62,11 +63,41 @@ export function deriveManifest(files: readonly ManifestSourceFile[]): SkillManif
   return manifestFromEntryFile(files.find((f) => f.path === found.path)!);
 }
 
+/** Whether frontmatter in this entry file is read on publish: Markdown files (`.md`, `.markdown`, `.mdx`). */
+function isMarkdown(path: string): boolean {
+  return contentTypeOf(path).startsWith("text/markdown");
+}
+
+/**
+ * The previous manifest carried over to an entry file that is still published: a Markdown entry that opens a YAML
+ * frontmatter updates `name` and `description` from it (each when present); plain Markdown, or any other file, keeps
+ * them. A frontmatter that is present but unreadable, or a bad `name`/`description` in it, is refused rather than
+ * silently ignored.
+ */
+function carryOver(previous: SkillManifest, entry: ManifestSourceFile): SkillManifest {
+  const kept = { name: previous.name, description: previous.description, entry: previous.entry };
+  if (!isMarkdown(entry.path)) return kept;
+  const frontmatter = parseFrontmatter(entry.content);
+  if (!frontmatter.ok) {
+    if (!frontmatter.present) return kept;
+    throw invalid(`\`${entry.path}\` ${frontmatter.reason}; fix the file, remove the frontmatter or send \`manifest\``);
+  }
+  const { name, description } = frontmatter.data;
+  return {
+    name: name === undefined ? kept.name : frontmatterText(name, "name", NAME_MAX, entry.path),
+    description:
+      description === undefined
+        ? kept.description
+        : frontmatterText(description, "description", DESCRIPTION_MAX, entry.path),
+    entry: kept.entry,
+  };
+}
+
 /**
  * The manifest of a version being published:
  * 1. an explicit `manifest` is used as sent; its `entry` must be one of the files;
- * 2. otherwise, when the previous version's entry is still among the files, the previous manifest is kept, re-read from
- *    that file when it is a `SKILL.md` (so editing its frontmatter updates the manifest);
+ * 2. otherwise, when the previous version's entry is still among the files, the previous manifest is kept, its name
+ *    and description updated by that file's frontmatter when it has one (`carryOver`);
  * 3. otherwise the manifest is derived from the file set (`deriveManifest`).
  * Anything else is 422 `skill.invalid_manifest`.
  */
@@ -84,7 +115,7 @@ export function resolveManifest(input: {
   }
   if (previous) {
     const entry = files.find((f) => f.path === previous.entry);
-    if (entry) return baseName(entry.path) === SKILL_ENTRY_FILE ? manifestFromEntryFile(entry) : { ...previous };
+    if (entry) return carryOver(previous, entry);
   }
   return deriveManifest(files);
 }

@@ -229,12 +229,23 @@ describe("manifest", () => {
     );
     // previous entry still present and not a SKILL.md: kept as is
     expect(resolveManifest({ files, previous: explicit })).toEqual(explicit);
-    // previous entry is a SKILL.md: re-read
+    // previous entry has a frontmatter: name and description updated from it
     expect(resolveManifest({ files, previous: { name: "old", description: "old", entry: "SKILL.md" } })).toEqual({
       name: "from-file",
       description: "File",
       entry: "SKILL.md",
     });
+    // previous entry is plain Markdown: kept
+    const plain = [{ path: "SKILL.md", content: "# Plain\n" }];
+    const old = { name: "old", description: "old", entry: "SKILL.md" };
+    expect(resolveManifest({ files: plain, previous: old })).toEqual(old);
+    // one key updates only itself
+    const partial = [{ path: "SKILL.md", content: "---\nname: new\nlicense: MIT\n---\n" }];
+    expect(resolveManifest({ files: partial, previous: old })).toEqual({ ...old, name: "new" });
+    // a frontmatter that is there but unreadable is refused
+    expect(() => resolveManifest({ files: [{ path: "SKILL.md", content: "---\n- a\n---\n" }], previous: old })).toThrow(
+      expect.objectContaining({ code: "skill.invalid_manifest", message: expect.stringContaining("mapping") }),
+    );
     // previous entry gone: derived from the new set
     expect(
       resolveManifest({ files: [files[1]!], previous: { name: "old", description: "old", entry: "main.md" } }),

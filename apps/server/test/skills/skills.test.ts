@@ -285,6 +285,70 @@ describe("publish", () => {
     expect(changed.body).toEqual(expect.objectContaining({ version: 3, name: "Changed", description: "New" }));
   });
 
+  it("publishes a plain SKILL.md of a skill created with an explicit manifest (issue #15)", async () => {
+    const manifest = { name: "Plain", description: "No frontmatter", entry: "SKILL.md" };
+    const created = await t.http
+      .post("/v1/skills")
+      .set(t.tenant.auth)
+      .send({ manifest, files: [{ path: "SKILL.md", content: "# Plain\n\nversion 1\n" }] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const publish = (version: number, content: string) =>
+      t.http
+        .post(`/v1/skills/${id}`)
+        .set(t.tenant.auth)
+        .send({ version, files: [{ path: "SKILL.md", content }] });
+
+    const v2 = await publish(1, "# Plain\n\nversion 2\n");
+    expect(v2.status, JSON.stringify(v2.body)).toBe(200);
+    expect(v2.body).toEqual(expect.objectContaining({ version: 2, name: "Plain", manifest }));
+
+    // the content view is published back as it is
+    const content = await t.http.get(`/v1/skills/${id}/content`).set(t.tenant.auth);
+    const v3 = await t.http
+      .post(`/v1/skills/${id}`)
+      .set(t.tenant.auth)
+      .send({ version: content.body.currentVersion, files: content.body.files });
+    expect(v3.status, JSON.stringify(v3.body)).toBe(200);
+    expect(v3.body).toEqual(expect.objectContaining({ version: 3, manifest }));
+
+    // frontmatter added later updates name and description; each key alone updates only itself
+    const v4 = await publish(3, skillMd("renamed", "From the frontmatter"));
+    expect(v4.status, JSON.stringify(v4.body)).toBe(200);
+    expect(v4.body).toEqual(
+      expect.objectContaining({
+        name: "renamed",
+        description: "From the frontmatter",
+        manifest: { name: "renamed", description: "From the frontmatter", entry: "SKILL.md" },
+      }),
+    );
+    const v5 = await publish(4, "---\ndescription: Only the description\n---\n# Body\n");
+    expect(v5.status, JSON.stringify(v5.body)).toBe(200);
+    expect(v5.body.manifest).toEqual({ name: "renamed", description: "Only the description", entry: "SKILL.md" });
+
+    // a frontmatter that is there but unreadable, or a bad name in it, is refused and nothing is written
+    for (const bad of ["---\nname: [x\n---\n", "---\nname: x\n", "---\nname: ''\n---\n"]) {
+      expectEnvelope(await publish(5, bad), 422, "skill.invalid_manifest");
+    }
+    const head = await t.http.get(`/v1/skills/${id}`).set(t.tenant.auth);
+    expect(head.body.currentVersion).toBe(5);
+  });
+
+  it("keeps an explicit manifest whose entry is not Markdown, whatever the entry starts with", async () => {
+    const manifest = { name: "Yaml entry", description: "A YAML entry", entry: "skill.yaml" };
+    const created = await t.http
+      .post("/v1/skills")
+      .set(t.tenant.auth)
+      .send({ manifest, files: [{ path: "skill.yaml", content: "a: 1\n" }] });
+    expect(created.status).toBe(201);
+    const res = await t.http
+      .post(`/v1/skills/${created.body.id}`)
+      .set(t.tenant.auth)
+      .send({ version: 1, files: [{ path: "skill.yaml", content: "---\nname: not-a-skill-name\n---\n" }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.manifest).toEqual(manifest);
+  });
+
   it("refuses a stale expected version with 409 and writes nothing", async () => {
     const skill = await createSkill(t, t.tenant, { files: [{ path: "x.md", content: "1" }] });
     const ok = await t.http
