@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { ZodError } from "zod";
 import { AppError } from "./app-error.js";
+import { malformedJson } from "./json-body.js";
 
 export function sendError(res: Response, requestId: string, error: AppError): void {
   const body: ErrorEnvelope = {
@@ -33,6 +34,7 @@ export function invalidRequest(issues: ValidationIssue[]): AppError {
 
 interface BodyParserError extends Error {
   type?: string;
+  body?: unknown;
   status?: number;
 }
 
@@ -55,7 +57,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const parserError = err as BodyParserError;
     if (parserError.type === "entity.parse.failed") {
-      sendError(res, requestId, new AppError("request.malformed_json", "The request body is not valid JSON"));
+      sendError(res, requestId, malformedJson(parserError.body, parserError.message));
       return;
     }
     if (parserError.type === "entity.too.large") {

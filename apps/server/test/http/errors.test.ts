@@ -1,3 +1,4 @@
+import { ERROR_STATUS } from "@agent-platform/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError } from "../support/expect-error.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -22,13 +23,23 @@ describe("error envelope", () => {
     expect(res.headers.allow).toBe("GET");
   });
 
-  it("answers malformed JSON with 400 request.malformed_json", async () => {
-    const res = await t.http
-      .post("/v1/projects")
-      .set(t.tenant.auth)
-      .set("Content-Type", "application/json")
-      .send("{nope");
-    expectError(res, 400, "request.malformed_json");
+  it.each([
+    ["{nope", "line 1, column 2 (character 1)"],
+    ['{"name":', "Unexpected end of input at line 1, column 9 (character 8)"],
+    ['{\n  "name": "x",\n}', "line 3, column 1 (character 17)"],
+    ['{"name":"x"} trailing', "character 13"],
+    ['{"name":\n tru}', "Unexpected token"],
+  ])("answers malformed JSON %j with 400 request.invalid and one issue saying where", async (body, where) => {
+    const res = await t.http.post("/v1/projects").set(t.tenant.auth).set("Content-Type", "application/json").send(body);
+    expectError(res, 400, "request.invalid");
+    const issues = res.body.error.details.issues as { path: string; message: string }[];
+    expect(issues).toEqual([{ path: "", message: expect.stringContaining("not valid JSON") }]);
+    expect(issues[0]!.message).toContain(where);
+    expect(res.body.error.message).toBe(issues[0]!.message);
+  });
+
+  it("no longer knows request.malformed_json (the spec's request.invalid covers it)", () => {
+    expect(Object.keys(ERROR_STATUS)).not.toContain("request.malformed_json");
   });
 
   it("answers an oversized body with 413 request.too_large", async () => {

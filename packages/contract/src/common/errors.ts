@@ -3,7 +3,6 @@ import { z } from "zod";
 /** Every stable error code with its HTTP status. The spec's codes plus the ones this implementation adds. */
 export const ERROR_STATUS = {
   "request.invalid": 400,
-  "request.malformed_json": 400,
   "request.too_large": 413,
   "request.unsupported_media_type": 415,
   "route.not_found": 404,
