@@ -1,4 +1,4 @@
-import type { CreateEnvironment, Environment } from "@agent-platform/contract";
+import type { CreateEnvironment, Environment, UpdateEnvironment } from "@agent-platform/contract";
 import type { Database } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
@@ -58,6 +58,37 @@ export async function getEnvironment(prisma: Database, projectId: string, id: st
   const row = await prisma.environment.findFirst({ where: { id, projectId } });
   if (!row) throw notFound("environment.not_found", "Environment", id);
   return toEnvironment(row, await defaultEnvironmentIdOf(prisma, projectId));
+}
+
+/**
+ * Edits the fields present (validated by the contract like create's). One conditional statement, so an archive that
+ * lands first makes it a 409 rather than an edit of an archived environment. Sessions store the environment id they
+ * resolved at creation, so an edit never changes which environment a session runs with.
+ */
+export async function updateEnvironment(
+  prisma: Database,
+  projectId: string,
+  id: string,
+  input: UpdateEnvironment,
+): Promise<Environment> {
+  const data = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.variables !== undefined ? { variables: input.variables } : {}),
+  };
+  const [[updated], defaultId] = await Promise.all([
+    Object.keys(data).length > 0
+      ? prisma.environment.updateManyAndReturn({
+          where: { id, projectId, archivedAt: null },
+          data: { ...data, updatedAt: new Date() },
+        })
+      : prisma.environment.findMany({ where: { id, projectId, archivedAt: null } }),
+    defaultEnvironmentIdOf(prisma, projectId),
+  ]);
+  if (updated) return toEnvironment(updated, defaultId);
+  const row = await prisma.environment.findFirst({ where: { id, projectId }, select: { id: true } });
+  if (!row) throw notFound("environment.not_found", "Environment", id);
+  throw new AppError("environment.archived", `Environment ${id} is archived and cannot be edited`);
 }
 
 /** Archiving is idempotent. The project's default environment is what sessions fall back to, so it stays active. */

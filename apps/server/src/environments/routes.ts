@@ -2,7 +2,13 @@ import { environmentsContract } from "@agent-platform/contract";
 import { initServer } from "@ts-rest/express";
 import type { AppContext } from "../context.js";
 import { projectScope } from "../http/auth-context.js";
-import { archiveEnvironment, createEnvironment, getEnvironment, listEnvironments } from "./environments-service.js";
+import {
+  archiveEnvironment,
+  createEnvironment,
+  getEnvironment,
+  listEnvironments,
+  updateEnvironment,
+} from "./environments-service.js";
 
 const s = initServer();
 
@@ -20,6 +26,10 @@ export function environmentRoutes(ctx: AppContext) {
     get: async ({ req, params }) => ({
       status: 200,
       body: await getEnvironment(prisma, projectScope(req, params.projectId).projectId, params.id),
+    }),
+    update: async ({ req, params, body }) => ({
+      status: 200,
+      body: await updateEnvironment(prisma, projectScope(req, params.projectId).projectId, params.id, body),
     }),
     archive: async ({ req, params }) => ({
       status: 200,

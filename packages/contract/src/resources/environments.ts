@@ -38,6 +38,17 @@ export const CreateEnvironmentSchema = z
   })
   .strict();
 
+export const UpdateEnvironmentSchema = z
+  .object({
+    name: Name.optional(),
+    description: Description.nullable().optional().describe("null removes the description"),
+    variables: EnvironmentVariablesSchema.optional().describe(
+      "Replaces every variable: send the whole map (`{}` removes them all)",
+    ),
+  })
+  .strict()
+  .describe("Only the fields present change");
+
 export const environmentsContract = c.router(
   {
     create: {
@@ -63,6 +74,18 @@ export const environmentsContract = c.router(
       responses: { 200: EnvironmentSchema },
       summary: "Get an environment",
     },
+    update: {
+      method: "PATCH",
+      path: "/v1/projects/:projectId/environments/:id",
+      pathParams: ProjectItemParams,
+      body: UpdateEnvironmentSchema,
+      responses: { 200: EnvironmentSchema },
+      summary: "Edit an environment's name, description or variables",
+      description:
+        "Same validation as create; only the fields present change. An archived environment cannot be edited (409 " +
+        "`environment.archived`). Sessions keep the environment they resolved at creation: an edit never changes " +
+        "which environment a session runs with.",
+    },
     archive: {
       method: "POST",
       path: "/v1/projects/:projectId/environments/:id/archive",
@@ -77,3 +100,4 @@ export const environmentsContract = c.router(
 
 export type Environment = z.infer<typeof EnvironmentSchema>;
 export type CreateEnvironment = z.infer<typeof CreateEnvironmentSchema>;
+export type UpdateEnvironment = z.infer<typeof UpdateEnvironmentSchema>;
