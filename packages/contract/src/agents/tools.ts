@@ -12,6 +12,7 @@ export const BUILTIN_TOOLS = {
   memory_search: { readOnly: true, description: "Full-text search in the mounted memory stores" },
   memory_write: { readOnly: false, description: "Create or replace a memory entry (read-write mounts only)" },
   knowledge_search: { readOnly: true, description: "Search the agent's allowed knowledge bases" },
+  knowledge_read: { readOnly: true, description: "Read a whole document of the agent's allowed knowledge bases" },
   artifact_write: { readOnly: false, description: "Write a versioned deliverable (artifact) of the session" },
   skill_read: { readOnly: true, description: "Read a file of one of the agent's pinned skills" },
 } as const;

@@ -1,6 +1,7 @@
 import { type AgentConfig, BUILTIN_TOOLS, type BuiltinToolName } from "@agent-platform/contract";
 import type { AppContext } from "../../context.js";
 import { artifactWriteTool } from "./builtin/artifact-write.js";
+import { knowledgeReadTool } from "./builtin/knowledge-read.js";
 import { knowledgeSearchTool } from "./builtin/knowledge-search.js";
 import { memoryListTool } from "./builtin/memory-list.js";
 import { memoryReadTool } from "./builtin/memory-read.js";
@@ -29,7 +30,7 @@ function isBuiltin(name: string): name is BuiltinToolName {
  *
  * - memory_list / memory_read / memory_search: only with at least one memory mount;
  * - memory_write: only with at least one read-write mount (read-only mounts are refused by the tool too);
- * - knowledge_search: only when the agent has `knowledgeBases`;
+ * - knowledge_search, knowledge_read: only when the agent has `knowledgeBases`;
  * - skill_read: only when the agent has `skills`;
  * - web_fetch, artifact_write: always when listed.
  * A serverless tool whose name is already taken by a built-in tool, or whose pinned version no longer exists, is
@@ -64,6 +65,11 @@ export async function resolveSessionTools(input: ResolveSessionToolsInput): Prom
       case "knowledge_search":
         if (agent.knowledgeBases && agent.knowledgeBases.length > 0) {
           tools.push(knowledgeSearchTool(agent.knowledgeBases));
+        }
+        break;
+      case "knowledge_read":
+        if (agent.knowledgeBases && agent.knowledgeBases.length > 0) {
+          tools.push(knowledgeReadTool(agent.knowledgeBases));
         }
         break;
       case "skill_read":
