@@ -9,6 +9,7 @@ import { datasetRoutes } from "./datasets/routes.js";
 import { environmentRoutes } from "./environments/routes.js";
 import { governanceRoutes } from "./governance/routes.js";
 import { authenticate } from "./http/authenticate.js";
+import { corsFor } from "./http/cors.js";
 import { docsRouter } from "./http/docs.js";
 import { errorHandler } from "./http/error-envelope.js";
 import { healthRouter } from "./http/health.js";
@@ -16,8 +17,10 @@ import { idempotency } from "./http/idempotency.js";
 import { jsonBody } from "./http/json-body.js";
 import { unknownRoute } from "./http/not-found.js";
 import { PUBLIC_PREFIX, publicRoutes } from "./http/public-routes.js";
+import { rateLimitFor } from "./http/rate-limit.js";
 import { requestIdAndLog } from "./http/request-id.js";
 import { requestValidationErrorHandler } from "./http/request-validation.js";
+import { securityHeaders } from "./http/security-headers.js";
 import { knowledgeBaseRoutes } from "./knowledge-bases/routes.js";
 import { memoryStoreRoutes } from "./memory-stores/routes.js";
 import { platformRoutes } from "./platform/routes.js";
@@ -32,11 +35,16 @@ export function createApp(ctx: AppContext): express.Express {
   app.set("etag", false);
   app.set("query parser", "extended");
   app.use(requestIdAndLog(ctx.logger));
+  app.use(securityHeaders());
+  const cors = corsFor(ctx.config.env.CORS_ORIGINS);
+  if (cors) app.use(cors);
   app.use(healthRouter(ctx));
   app.use(docsRouter());
   app.use(PUBLIC_PREFIX, publicRoutes(ctx));
   const auth = authenticate(ctx);
-  app.use("/v1", auth, jsonBody, idempotency(ctx));
+  // Unset RATE_LIMIT_PER_MINUTE: no limiter in the chain at all.
+  const rateLimit = rateLimitFor(ctx.config.env.RATE_LIMIT_PER_MINUTE, ctx.db.pool, ctx.logger);
+  app.use("/v1", auth, ...(rateLimit ? [rateLimit] : []), jsonBody, idempotency(ctx));
 
   const options = { requestValidationErrorHandler, responseValidation: true } as const;
   const platform = platformRoutes(ctx);

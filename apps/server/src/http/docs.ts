@@ -11,13 +11,16 @@ const DOCS_HTML = `<!doctype html>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
 </head>
 <body>
-  <div id="reference"></div>
+  <div id="reference" data-spec="/v1/openapi.json"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({ url: "/v1/openapi.json", dom_id: "#reference", deepLinking: true, persistAuthorization: true });
-  </script>
+  <script src="/docs/init.js"></script>
 </body>
 </html>`;
+
+/** A file, not an inline script: the page's Content-Security-Policy allows scripts of this origin only. */
+const DOCS_INIT = `const spec = document.getElementById("reference").dataset.spec;
+window.ui = SwaggerUIBundle({ url: spec, dom_id: "#reference", deepLinking: true, persistAuthorization: true });
+`;
 
 /** `GET /v1/openapi.json` and an interactive reference at `/docs` whose assets are served locally (works offline). */
 export function docsRouter(): Router {
@@ -29,6 +32,9 @@ export function docsRouter(): Router {
   });
   router.get(["/docs", "/docs/"], (_req, res) => {
     res.type("html").send(DOCS_HTML);
+  });
+  router.get("/docs/init.js", (_req, res) => {
+    res.type("text/javascript").send(DOCS_INIT);
   });
   router.use("/docs/assets", express.static(assets, { index: false, maxAge: "1h" }));
   return router;

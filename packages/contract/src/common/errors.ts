@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   "route.method_not_allowed": 405,
   "auth.unauthorized": 401,
   "auth.forbidden": 403,
+  "rate_limit.exceeded": 429,
   "idempotency.conflict": 409,
   "idempotency.in_progress": 409,
   "internal.error": 500,

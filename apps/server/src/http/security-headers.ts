@@ -1,0 +1,64 @@
+import type { RequestHandler } from "express";
+import helmet, { type HelmetOptions } from "helmet";
+import { PUBLIC_PREFIX } from "./public-routes.js";
+
+/**
+ * Secure headers (helmet) on every response: `nosniff`, HSTS (browsers honour it over HTTPS only), no framing,
+ * same-origin opener, no referrer leaks, and a Content-Security-Policy per kind of answer:
+ * - API (JSON): `default-src 'none'`, nothing may load or run;
+ * - `/docs`: the interactive reference, served from this origin only (its scripts are files, never inline; styles may
+ *   be inline because Swagger UI and Redoc set them; Redoc's search runs in a `blob:` worker). No external host;
+ * - signed files (`/v1/files/…`) set their own sandboxing CSP and may be embedded by other origins.
+ */
+const API_CSP = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+    frameAncestors: ["'none'"],
+  },
+} as const;
+
+export const DOCS_CSP = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", "data:", "blob:"],
+    fontSrc: ["'self'", "data:"],
+    connectSrc: ["'self'"],
+    workerSrc: ["'self'", "blob:"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+} as const;
+
+const COMMON: HelmetOptions = {
+  strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+  referrerPolicy: { policy: "no-referrer" },
+  crossOriginResourcePolicy: { policy: "same-origin" },
+};
+
+function isDocs(path: string): boolean {
+  return path === "/docs" || path.startsWith("/docs/");
+}
+
+export function securityHeaders(): RequestHandler {
+  const api = helmet({ ...COMMON, contentSecurityPolicy: API_CSP });
+  const docs = helmet({ ...COMMON, contentSecurityPolicy: DOCS_CSP });
+  // Signed links are handed to other parties (an <img> on another site): readable cross-origin, no CSP of ours.
+  const files = helmet({
+    ...COMMON,
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+  });
+  return (req, res, next) => {
+    if (isDocs(req.path)) docs(req, res, next);
+    else if (req.path.startsWith(`${PUBLIC_PREFIX}/`)) files(req, res, next);
+    else api(req, res, next);
+  };
+}
