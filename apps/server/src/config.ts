@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { DestinationStream } from "pino";
 
 export type Role = "all" | "api" | "worker";
 
@@ -14,6 +15,8 @@ export interface Config {
   /** Public base URL used in signed links; defaults to http://HOST:PORT. */
   publicUrl?: string;
   env: Record<string, string | undefined>;
+  /** Where log lines go instead of stdout (set by code, never by the environment: tests capture logs). */
+  logDestination?: DestinationStream;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

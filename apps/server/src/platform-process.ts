@@ -24,7 +24,7 @@ export interface RunningPlatform {
 
 /** Starts what `ROLE` asks for: database (embedded or DATABASE_URL), migrations, bootstrap, HTTP API, background work. */
 export async function startPlatform(config: Config): Promise<RunningPlatform> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logDestination);
   // Parsed first: an invalid EGRESS_ALLOW_CIDRS stops the start before anything else happens.
   const outbound = createOutbound({ allowCidrs: config.env.EGRESS_ALLOW_CIDRS });
   let embedded: EmbeddedDatabase | undefined;

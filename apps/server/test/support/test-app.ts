@@ -23,6 +23,8 @@ export interface TestAppOptions {
   /** `api` (default: no background work) or `all` (API + worker + scheduler). */
   role?: "api" | "all" | "worker";
   env?: Record<string, string>;
+  /** Every log line is also pushed here (at LOG_LEVEL, `silent` unless set). */
+  logLines?: string[];
 }
 
 /**
@@ -45,6 +47,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     EGRESS_ALLOW_CIDRS: TEST_EGRESS_ALLOW_CIDRS,
     ...options.env,
   });
+  const lines = options.logLines;
+  if (lines) config.logDestination = { write: (line: string) => void lines.push(line) };
   const platform = await startPlatform(config);
   const url = platform.url!;
   const http = supertest.agent(url);

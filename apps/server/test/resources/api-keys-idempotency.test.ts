@@ -2,71 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { expectEachOnceNewestFirst, expectError, walkPages } from "./helpers.js";
 
+// Authentication on every route of the contract: test/security/auth-matrix.test.ts.
+
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(async () => {
   await t?.close();
-});
-
-type Method = "get" | "post" | "put" | "delete";
-
-/** One route of each resource (and both workspace and project scopes), with a body that would be valid. */
-function routes(base: string): [Method, string, object?][] {
-  return [
-    ["get", "/v1/platform/context"],
-    ["post", `${base}/environments`, { name: "e" }],
-    ["get", `${base}/environments`],
-    ["post", "/v1/vaults", { name: "v" }],
-    ["put", "/v1/vaults/vault_00000000000000000000000000/secrets", { secrets: { K: "v" } }],
-    ["get", `${base}/memory-stores`],
-    ["put", `${base}/memory-stores/ms_00000000000000000000000000/entries`, { key: "k", content: "c" }],
-    ["post", `${base}/knowledge-bases/kb_00000000000000000000000000/search`, { query: "q" }],
-    ["post", `${base}/datasets`, { name: "d" }],
-    ["get", "/v1/budgets"],
-    ["delete", "/v1/budgets/budget_00000000000000000000000000"],
-    ["get", `${base}/serverless-tools`],
-  ];
-}
-
-async function call(method: Method, path: string, headers: Record<string, string>, body?: object) {
-  const req = t.http[method](path).set(headers);
-  return body ? req.send(body) : req;
-}
-
-describe("authentication on every area", () => {
-  it("answers 401 auth.unauthorized without a key", async () => {
-    for (const [method, path, body] of routes(t.tenant.base)) {
-      expectError(await call(method, path, {}, body), 401, "auth.unauthorized");
-    }
-  });
-
-  it("answers 401 auth.unauthorized to a malformed header and to an unknown key", async () => {
-    for (const headers of [{ Authorization: `Basic ${t.tenant.key}` }, { Authorization: "Bearer ap_not_a_real_key" }]) {
-      for (const [method, path, body] of routes(t.tenant.base)) {
-        expectError(await call(method, path, headers, body), 401, "auth.unauthorized");
-      }
-    }
-  });
-
-  it("answers 401 auth.unauthorized to a key once it is revoked", async () => {
-    const created = await t.http
-      .post("/v1/api-keys")
-      .set(t.tenant.auth)
-      .send({ name: "short-lived", projectId: t.tenant.projectId });
-    expect(created.status).toBe(201);
-    const auth = { Authorization: `Bearer ${created.body.key}` };
-    expect((await t.http.get("/v1/vaults").set(auth)).status).toBe(200);
-    const revoked = await t.http.post(`/v1/api-keys/${created.body.id}/revoke`).set(t.tenant.auth);
-    expect(revoked.status).toBe(200);
-    expect(revoked.body.revokedAt).toEqual(expect.any(String));
-    for (const [method, path, body] of routes(t.tenant.base)) {
-      const res = await call(method, path, auth, body);
-      expectError(res, 401, "auth.unauthorized");
-      expect(res.body.error.message).toMatch(/revoked/);
-    }
-  });
 });
 
 describe("API key listing", () => {
