@@ -1,5 +1,5 @@
 import type { Database } from "@agent-platform/db";
-import { hashApiKey } from "./http/api-key-hash.js";
+import { hashApiKey } from "./auth/api-key-hash.js";
 import { newId } from "./ids.js";
 import { insertApiKey } from "./platform/api-keys-service.js";
 import { createProject } from "./platform/create-project.js";

@@ -1,10 +1,11 @@
 import type { DatabaseHandle } from "@agent-platform/db";
 import type { Logger } from "pino";
+import type { ApiKeyCache } from "./auth/api-key-cache.js";
 import type { Config } from "./config.js";
 import type { SecretBox } from "./crypto/secret-box.js";
 import type { UrlSigner } from "./crypto/url-signer.js";
-import type { ApiKeyCache } from "./http/api-key-cache.js";
 import type { Outbound } from "./lib/outbound/index.js";
+import type { PgListener } from "./lib/pg-listener.js";
 
 /** What services need from the process: database, configuration, logger and keys. Built once in main. */
 export interface AppContext {
@@ -17,4 +18,6 @@ export interface AppContext {
   apiKeys: ApiKeyCache;
   /** HTTP for calls made on someone's behalf (tools, MCP servers, webhooks): fenced by the address policy. */
   outbound: Outbound;
+  /** The process's one LISTEN connection, shared by everything that waits on notifications. */
+  listener: PgListener;
 }

@@ -1,14 +1,7 @@
-import type { ApiKeyRoleSchema } from "@agent-platform/contract";
-import type { z } from "zod";
+import type { AuthContext } from "../auth/caller.js";
 import { AppError } from "./app-error.js";
 
-export interface AuthContext {
-  keyId: string;
-  keyName: string;
-  role: z.infer<typeof ApiKeyRoleSchema>;
-  workspaceId: string;
-  projectId: string;
-}
+export type { AuthContext } from "../auth/caller.js";
 
 declare global {
   namespace Express {

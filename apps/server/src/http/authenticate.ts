@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
+import { hashApiKey } from "../auth/api-key-hash.js";
 import type { AppContext } from "../context.js";
-import { hashApiKey } from "./api-key-hash.js";
 import { AppError } from "./app-error.js";
 import type { AuthContext } from "./auth-context.js";
 

@@ -1,6 +1,6 @@
 import type { Database } from "@agent-platform/db";
+import { generateApiKey, hashApiKey } from "../auth/api-key-hash.js";
 import type { AppContext } from "../context.js";
-import { generateApiKey, hashApiKey } from "../http/api-key-hash.js";
 import { AppError } from "../http/app-error.js";
 import type { AuthContext } from "../http/auth-context.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";

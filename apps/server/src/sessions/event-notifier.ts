@@ -1,129 +1,62 @@
-import pg from "pg";
 import type { AppContext } from "../context.js";
 
 /** Called with the newest committed `seq` of the session (a lower bound: entries up to it are readable). */
 export type SeqListener = (seq: number) => void;
 
+/** The channel of the `session_events` trigger; its payload is `<sessionId>:<lastSeq>`, sent at commit. */
 const CHANNEL = "session_events";
-/** Names the connection in `pg_stat_activity`. */
-export const SESSION_EVENTS_APPLICATION_NAME = "agent-platform session-events listener";
-const RECONNECT_MIN_MS = 100;
-const RECONNECT_MAX_MS = 5_000;
-const CLOSE_GRACE_MS = 10_000;
 
 /**
- * One `LISTEN session_events` connection per process (per database handle), shared by every follower: SSE streams,
- * the worker. The `session_events` trigger notifies `<sessionId>:<lastSeq>` at commit; this fans it out to the
- * in-process subscribers of that session.
- *
- * The connection opens with the first subscriber and closes with the last one. Notifications sent while it is down
- * are lost, so whenever it (re)connects every subscriber is told its session's current `lastSeq`: a subscriber that
- * reads the log from where it stands never misses an entry, whatever the timing of `subscribe` and the connection.
+ * Fans the `session_events` notifications of the process's shared listener (`ctx.listener`) out to the followers of
+ * each session: SSE streams, the loop watching for interrupts, delegation waiting on a child. Notifications sent while
+ * the listener was disconnected are lost, so whenever it (re)connects every follower is told its session's current
+ * `lastSeq`: a follower that reads the log from where it stands never misses an entry.
  */
 class SessionEventNotifier {
-  private readonly listeners = new Map<string, Set<SeqListener>>();
-  private client: pg.Client | undefined;
-  private connecting = false;
-  private retryDelay = RECONNECT_MIN_MS;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private closed = false;
-  /** Called when the last subscriber leaves (used by `close`). */
-  private onIdle: (() => void) | undefined;
+  private readonly followers = new Map<string, Set<SeqListener>>();
+  private attached = false;
 
   constructor(private readonly ctx: AppContext) {}
 
   subscribe(sessionId: string, listener: SeqListener): () => void {
-    if (this.closed) return () => {};
-    let set = this.listeners.get(sessionId);
+    this.attach();
+    let set = this.followers.get(sessionId);
     if (!set) {
       set = new Set();
-      this.listeners.set(sessionId, set);
+      this.followers.set(sessionId, set);
     }
     set.add(listener);
-    this.ensureConnected();
     let active = true;
     return () => {
       if (!active) return;
       active = false;
-      const current = this.listeners.get(sessionId);
+      const current = this.followers.get(sessionId);
       current?.delete(listener);
-      if (current?.size === 0) this.listeners.delete(sessionId);
-      if (this.listeners.size === 0) {
-        void this.disconnect();
-        this.onIdle?.();
-      }
+      if (current?.size === 0) this.followers.delete(sessionId);
     };
   }
 
-  /**
-   * Ends the connection for good (shutdown): waits up to `graceMs` for the last subscriber to leave (a worker draining
-   * its turn still wants interrupts), then drops the remaining ones. Later subscriptions receive nothing.
-   */
-  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
-    if (this.listeners.size > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, graceMs);
-        const previous = this.onIdle;
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.onIdle = () => {
-          previous?.();
-          done();
-        };
-      });
-    }
-    this.onIdle = undefined;
-    this.closed = true;
-    this.listeners.clear();
-    await this.disconnect();
-  }
-
-  private ensureConnected(): void {
-    if (this.client || this.connecting || this.retryTimer || this.closed) return;
-    this.connecting = true;
-    void this.connect();
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ ...this.ctx.db.pool.options, application_name: SESSION_EVENTS_APPLICATION_NAME });
-    client.on("error", (error) => this.lost(client, error));
-    client.on("end", () => this.lost(client));
-    client.on("notification", (message) => {
-      if (message.channel === CHANNEL && message.payload) this.dispatch(message.payload);
+  private attach(): void {
+    if (this.attached) return;
+    this.attached = true;
+    this.ctx.listener.subscribe(CHANNEL, {
+      onNotification: (payload) => this.dispatch(payload),
+      onConnected: () => void this.resync(),
     });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      this.connecting = false;
-      await client.end().catch(() => {});
-      this.scheduleReconnect(error);
-      return;
-    }
-    this.connecting = false;
-    if (this.closed || this.listeners.size === 0) {
-      await client.end().catch(() => {});
-      return;
-    }
-    this.client = client;
-    this.retryDelay = RECONNECT_MIN_MS;
-    await this.resync(client);
   }
 
-  /** Tells every subscriber the current head of its session (notifications may have been missed while down). */
-  private async resync(client: pg.Client): Promise<void> {
-    const ids = [...this.listeners.keys()];
+  /** Tells every follower the current head of its session (notifications may have been missed while disconnected). */
+  private async resync(): Promise<void> {
+    const ids = [...this.followers.keys()];
     if (ids.length === 0) return;
     try {
-      const { rows } = await client.query<{ id: string; lastSeq: number }>(
+      const { rows } = await this.ctx.db.pool.query<{ id: string; lastSeq: number }>(
         'SELECT "id", "lastSeq" FROM sessions WHERE "id" = ANY($1::text[])',
         [ids],
       );
       for (const row of rows) this.emit(row.id, row.lastSeq);
     } catch (error) {
-      this.lost(client, error);
+      this.ctx.logger.warn({ err: error }, "could not resynchronise session followers");
     }
   }
 
@@ -135,7 +68,7 @@ class SessionEventNotifier {
   }
 
   private emit(sessionId: string, seq: number): void {
-    const set = this.listeners.get(sessionId);
+    const set = this.followers.get(sessionId);
     if (!set) return;
     for (const listener of [...set]) {
       try {
@@ -145,49 +78,9 @@ class SessionEventNotifier {
       }
     }
   }
-
-  private lost(client: pg.Client, error?: unknown): void {
-    if (this.client !== client) return;
-    this.client = undefined;
-    void client.end().catch(() => {});
-    if (this.closed || this.listeners.size === 0) return;
-    this.scheduleReconnect(error);
-  }
-
-  private scheduleReconnect(error: unknown): void {
-    if (this.closed || this.listeners.size === 0 || this.retryTimer) return;
-    this.ctx.logger.warn(
-      { err: error, retryInMs: this.retryDelay },
-      "session event listener disconnected; reconnecting",
-    );
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      this.ensureConnected();
-    }, this.retryDelay);
-    this.retryDelay = Math.min(this.retryDelay * 2, RECONNECT_MAX_MS);
-  }
-
-  private async disconnect(): Promise<void> {
-    if (this.retryTimer) {
-      clearTimeout(this.retryTimer);
-      this.retryTimer = undefined;
-    }
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => {});
-  }
 }
 
 const notifiers = new WeakMap<AppContext, SessionEventNotifier>();
-
-function notifierOf(ctx: AppContext): SessionEventNotifier {
-  let notifier = notifiers.get(ctx);
-  if (!notifier) {
-    notifier = new SessionEventNotifier(ctx);
-    notifiers.set(ctx, notifier);
-  }
-  return notifier;
-}
 
 /**
  * Calls `onSeq` with the session's newest `seq` whenever entries are committed to its log, and once whenever the shared
@@ -195,10 +88,10 @@ function notifierOf(ctx: AppContext): SessionEventNotifier {
  * entry is missed. Returns the unsubscribe function (idempotent).
  */
 export function subscribeSessionEvents(ctx: AppContext, sessionId: string, onSeq: SeqListener): () => void {
-  return notifierOf(ctx).subscribe(sessionId, onSeq);
-}
-
-/** Closes the process's listener connection (server shutdown). */
-export async function closeSessionEventNotifier(ctx: AppContext): Promise<void> {
-  await notifiers.get(ctx)?.close();
+  let notifier = notifiers.get(ctx);
+  if (!notifier) {
+    notifier = new SessionEventNotifier(ctx);
+    notifiers.set(ctx, notifier);
+  }
+  return notifier.subscribe(sessionId, onSeq);
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_EVENTS_APPLICATION_NAME } from "../../src/sessions/event-notifier.js";
+import { LISTENER_APPLICATION_NAME } from "../../src/lib/pg-listener.js";
 import type { Tenant } from "../support/factories.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message, newSession, postEvents, readLog } from "./helpers.js";
@@ -31,11 +31,11 @@ async function stream(sessionId: string, options: { afterSeq?: number; lastEvent
   return connection;
 }
 
-/** Backends currently listening on the session_events channel (the shared notifier connection). */
+/** Backends of the process's shared LISTEN connection. */
 async function listeners(): Promise<number> {
   const { rows } = await t.platform.ctx.db.pool.query(
     "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1",
-    [SESSION_EVENTS_APPLICATION_NAME],
+    [LISTENER_APPLICATION_NAME],
   );
   return rows[0].n;
 }
@@ -125,16 +125,16 @@ describe("GET /sessions/:id/events/stream", () => {
     for (const f of followers) f.close();
   });
 
-  it("shares one LISTEN connection per process and closes it when the last follower leaves", async () => {
-    await eventually(async () => (await listeners()) === 0);
+  it("shares the process's one LISTEN connection, open for the process's life: no connection per follower", async () => {
+    expect(await listeners()).toBe(1);
     const a = await newSession(t, tenant, { agent: agentId });
     const b = await newSession(t, tenant, { agent: agentId });
     const streams = await Promise.all([stream(a.id), stream(a.id), stream(b.id)]);
-    await eventually(async () => (await listeners()) === 1);
-    await sleep(100);
+    await Promise.all(streams.map((c) => c.waitForComment((x) => x.startsWith("session"))));
     expect(await listeners()).toBe(1);
     for (const c of streams) c.close();
-    await eventually(async () => (await listeners()) === 0);
+    await sleep(100);
+    expect(await listeners()).toBe(1);
   });
 
   it("reconnects the shared listener and delivers what was committed while it was down", async () => {
@@ -144,7 +144,7 @@ describe("GET /sessions/:id/events/stream", () => {
     await eventually(async () => (await listeners()) === 1);
     const terminated = await t.platform.ctx.db.pool.query(
       "SELECT pid, pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1",
-      [SESSION_EVENTS_APPLICATION_NAME],
+      [LISTENER_APPLICATION_NAME],
     );
     expect(terminated.rows).toEqual([{ pid: expect.any(Number), done: true }]);
     await postEvents(t, tenant, s.id, [message("during outage")]);
@@ -153,7 +153,7 @@ describe("GET /sessions/:id/events/stream", () => {
     expect(frames.map((f) => f.data.content[0].text)).toEqual(["before", "during outage", "after"]);
     const { rows } = await t.platform.ctx.db.pool.query(
       "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1",
-      [SESSION_EVENTS_APPLICATION_NAME],
+      [LISTENER_APPLICATION_NAME],
     );
     expect(rows.length).toBe(1);
     expect(rows[0].pid).not.toBe(terminated.rows[0].pid);

@@ -1,6 +1,5 @@
-import pg from "pg";
-import type { Logger } from "pino";
-import type { AuthContext } from "./auth-context.js";
+import type { PgListener } from "../lib/pg-listener.js";
+import type { AuthContext } from "./caller.js";
 
 const CHANNEL = "api_keys_changed";
 const TTL_MS = 30_000;
@@ -14,17 +13,10 @@ interface Entry {
 /**
  * Resolved API keys by hash, so an authenticated request costs no database round trip. A revocation invalidates the
  * entry in this process at once and in every other process through NOTIFY; the TTL bounds staleness if a notification
- * is ever missed (the listener also flushes everything when it reconnects).
+ * is ever missed (everything is flushed whenever the process's shared listener reconnects).
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
-  private listener: pg.Client | undefined;
-  private closed = false;
-
-  constructor(
-    private readonly connectionString: string,
-    private readonly logger: Logger,
-  ) {}
 
   get(hash: string, now = Date.now()): AuthContext | undefined {
     const entry = this.entries.get(hash);
@@ -51,26 +43,11 @@ export class ApiKeyCache {
     await db.query("SELECT pg_notify($1, $2)", [CHANNEL, keyId]);
   }
 
-  async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
-    client.on("notification", (message) => {
-      if (message.channel === CHANNEL && message.payload) this.invalidateKey(message.payload);
+  /** Follows revocations through the process's shared listener (until it closes). */
+  listen(listener: PgListener): void {
+    listener.subscribe(CHANNEL, {
+      onNotification: (keyId) => this.invalidateKey(keyId),
+      onConnected: () => this.entries.clear(),
     });
-    client.on("error", (err) => {
-      this.logger.warn({ err }, "api key listener lost its connection");
-      this.entries.clear();
-      this.listener = undefined;
-      void client.end().catch(() => {});
-      if (!this.closed) setTimeout(() => void this.listen().catch(() => {}), 1000).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    this.entries.clear();
-    this.listener = client;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.listener?.end().catch(() => {});
   }
 }
