@@ -1,0 +1,77 @@
+import type pg from "pg";
+import { JOBS_CHANNEL, NOTIFY_PAYLOAD } from "./queue.js";
+
+type Queryable = Pick<pg.Pool, "query">;
+
+export interface EnqueueInput {
+  kind: string;
+  key: string;
+  payload?: unknown;
+  /** Not before this time (a delay, a schedule). Absent: due now. */
+  runAt?: Date;
+}
+
+/**
+ * Records job requests durably and wakes the runners, in one statement (the NOTIFY is delivered at commit when `db` is
+ * a transaction's client). A new row is due at `runAt`, or now. An existing one is requested again: its `generation`
+ * moves (a run in progress runs once more when it ends) and its payload is replaced; a free row also takes the new
+ * `runAt` when one is given, and otherwise keeps its due time (a pending retry keeps its backoff).
+ */
+export async function enqueueJob(db: Queryable, input: EnqueueInput): Promise<void> {
+  await enqueueJobs(db, [input]);
+}
+
+/** Several requests at once: one statement (two when some carry `runAt` and others do not). */
+export async function enqueueJobs(db: Queryable, inputs: readonly EnqueueInput[]): Promise<void> {
+  const timed = inputs.filter((i) => i.runAt !== undefined);
+  const now = inputs.filter((i) => i.runAt === undefined);
+  if (now.length > 0) await upsert(db, now, false);
+  if (timed.length > 0) await upsert(db, timed, true);
+}
+
+async function upsert(db: Queryable, inputs: readonly EnqueueInput[], timed: boolean): Promise<void> {
+  const dueAt = timed
+    ? `CASE WHEN jobs."leaseOwner" IS NULL THEN EXCLUDED."dueAt" ELSE jobs."dueAt" END`
+    : `jobs."dueAt"`;
+  await db.query(
+    `WITH enqueued AS (
+       INSERT INTO jobs ("kind", "key", "payload", "dueAt")
+       SELECT kind, key, payload, COALESCE(run_at, now())
+       FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[]) AS i(kind, key, payload, run_at)
+       ON CONFLICT ("kind", "key") DO UPDATE SET "generation" = jobs."generation" + 1,
+         "payload" = EXCLUDED."payload", "dueAt" = ${dueAt}
+       RETURNING "kind", "key", "dueAt"
+     )
+     SELECT count(pg_notify($5, ${NOTIFY_PAYLOAD})) FROM enqueued`,
+    [
+      inputs.map((i) => i.kind),
+      inputs.map((i) => i.key),
+      inputs.map((i) => JSON.stringify(i.payload ?? {})),
+      inputs.map((i) => i.runAt?.toISOString() ?? null),
+      JOBS_CHANNEL,
+    ],
+  );
+}
+
+/**
+ * The request as CTEs to place in a larger statement (one round trip for a write and its job): `enqueued` upserts a
+ * job of kind `kindSql` (a placeholder or a literal) for each key that `keysSql` selects (a sub-select of one column
+ * named `key`), due now with an empty payload, requesting again one that exists; `woken` NOTIFYs the runners.
+ * Reference `woken` so that it runs. `channelParam` is the placeholder bound to `JOBS_CHANNEL`.
+ */
+export function enqueueCtes(kindSql: string, keysSql: string, channelParam: string): string {
+  return `enqueued AS (
+       INSERT INTO jobs ("kind", "key")
+       SELECT ${kindSql}, k."key" FROM (${keysSql}) AS k
+       ON CONFLICT ("kind", "key") DO UPDATE SET "generation" = jobs."generation" + 1
+       RETURNING "kind", "key", "dueAt"
+     ), woken AS (
+       SELECT pg_notify(${channelParam}, ${NOTIFY_PAYLOAD}) FROM enqueued
+     )`;
+}
+
+/** Removes a job that is not running (a running one finishes its run, then finds its row gone and stops). */
+export async function cancelJob(db: Queryable, kind: string, key: string): Promise<boolean> {
+  const { rowCount } = await db.query(`DELETE FROM jobs WHERE "kind" = $1 AND "key" = $2`, [kind, key]);
+  return (rowCount ?? 0) > 0;
+}

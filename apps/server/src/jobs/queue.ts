@@ -1,0 +1,221 @@
+import type pg from "pg";
+import type { JobLease } from "./types.js";
+
+/**
+ * SQL of the durable job queue (`jobs`, see prisma/schema/jobs.prisma). A claim is an UPDATE of due rows picked with
+ * FOR UPDATE SKIP LOCKED, so concurrent workers never claim the same row; a row is due when it is free and its run
+ * time has come, or claimed and its lease expired (the worker holding it died or stalled). Every statement is one
+ * round trip.
+ */
+
+type Queryable = Pick<pg.Pool, "query">;
+
+/** Channel the runners LISTEN on; the payload is `<kind>|<due time, epoch ms>|<key>` (see `notifyPayload`). */
+export const JOBS_CHANNEL = "jobs";
+
+/** SQL of a notification's payload for a row of `jobs` (columns `kind`, `key`, `dueAt` in scope). */
+export const NOTIFY_PAYLOAD = `"kind" || '|' || (EXTRACT(EPOCH FROM "dueAt") * 1000)::bigint || '|' || "key"`;
+
+export interface Claim extends JobLease {
+  payload: unknown;
+  /** `generation` at claim time: the run completes the row only if no request arrived meanwhile. */
+  generation: string;
+  attempts: number;
+  lastError: string | null;
+}
+
+interface ClaimRow {
+  key: string;
+  payload: unknown;
+  generation: string;
+  attempts: number;
+  token: string;
+  lastError: string | null;
+}
+
+const LEASE = (param: string) => `now() + make_interval(secs => ${param}::float8 / 1000)`;
+const RETURNING = `RETURNING j."key", j."payload", j."generation"::text AS "generation", j."attempts",
+  j."leaseOwner" AS "token", j."lastError"`;
+
+function toClaims(kind: string, rows: ClaimRow[]): Claim[] {
+  return rows.map((r) => ({ kind, ...r }));
+}
+
+/** Claims up to `limit` due jobs of `kind`, the longest due first. Each claim gets its own token (`<prefix>:<uuid>`). */
+export async function claimDue(
+  db: Queryable,
+  kind: string,
+  tokenPrefix: string,
+  leaseMs: number,
+  limit: number,
+): Promise<Claim[]> {
+  const { rows } = await db.query<ClaimRow>(
+    `UPDATE jobs j SET "leaseOwner" = $1 || ':' || gen_random_uuid(), "dueAt" = ${LEASE("$2")},
+       "attempts" = j."attempts" + 1
+     FROM (SELECT "kind", "key" FROM jobs WHERE "kind" = $3 AND "dueAt" <= now()
+           ORDER BY "dueAt" LIMIT $4 FOR UPDATE SKIP LOCKED) picked
+     WHERE j."kind" = picked."kind" AND j."key" = picked."key"
+     ${RETURNING}`,
+    [tokenPrefix, leaseMs, kind, limit],
+  );
+  return toClaims(kind, rows);
+}
+
+/** Claims one job by key when it is due (a notification named it, or a caller wants to run it inline). */
+export async function claimKey(
+  db: Queryable,
+  kind: string,
+  key: string,
+  tokenPrefix: string,
+  leaseMs: number,
+): Promise<Claim | undefined> {
+  const { rows } = await db.query<ClaimRow>(
+    `UPDATE jobs j SET "leaseOwner" = $1 || ':' || gen_random_uuid(), "dueAt" = ${LEASE("$2")},
+       "attempts" = j."attempts" + 1
+     FROM (SELECT "kind", "key" FROM jobs WHERE "kind" = $3 AND "key" = $4 AND "dueAt" <= now()
+           FOR UPDATE SKIP LOCKED) picked
+     WHERE j."kind" = picked."kind" AND j."key" = picked."key"
+     ${RETURNING}`,
+    [tokenPrefix, leaseMs, kind, key],
+  );
+  return toClaims(kind, rows)[0];
+}
+
+/**
+ * Inserts a job already claimed by `token` (no NOTIFY): the caller runs it itself, and if it dies the lease expires and
+ * any worker takes it over. Call it in the transaction that creates what the job works on.
+ */
+export async function insertClaimed(db: Queryable, lease: JobLease, payload: unknown, leaseMs: number): Promise<Claim> {
+  const { rows } = await db.query<ClaimRow>(
+    `INSERT INTO jobs AS j ("kind", "key", "payload", "leaseOwner", "dueAt", "attempts")
+     VALUES ($1, $2, $3::jsonb, $4, ${LEASE("$5")}, 1)
+     ${RETURNING}`,
+    [lease.kind, lease.key, JSON.stringify(payload ?? {}), lease.token, leaseMs],
+  );
+  return toClaims(lease.kind, rows)[0]!;
+}
+
+/** Extends the lease; false when it is no longer ours. */
+export async function renewLease(db: Queryable, lease: JobLease, leaseMs: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE jobs SET "dueAt" = ${LEASE("$4")} WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3`,
+    [lease.kind, lease.key, lease.token, leaseMs],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export type CompleteOutcome =
+  | { kind: "done" }
+  | { kind: "again"; generation: string; payload: unknown }
+  | { kind: "lost" };
+
+/**
+ * A run ended normally: the row goes away unless a request arrived meanwhile (`generation` moved); then the lease is
+ * kept and renewed, the attempt count reset, and the caller runs again with the new generation and payload.
+ */
+export async function completeJob(db: Queryable, claim: Claim, leaseMs: number): Promise<CompleteOutcome> {
+  // Two statements, not one: a DELETE and an UPDATE filtered on `generation` in one statement would both judge the row
+  // by the statement's snapshot, and a request committed meanwhile would make both skip it.
+  const deleted = await db.query(
+    `DELETE FROM jobs WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3 AND "generation" = $4::bigint`,
+    [claim.kind, claim.key, claim.token, claim.generation],
+  );
+  if ((deleted.rowCount ?? 0) > 0) return { kind: "done" };
+  const { rows } = await db.query<{ generation: string; payload: unknown }>(
+    `UPDATE jobs SET "attempts" = 0, "lastError" = NULL, "dueAt" = ${LEASE("$4")}
+     WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3
+     RETURNING "generation"::text AS "generation", "payload"`,
+    [claim.kind, claim.key, claim.token, leaseMs],
+  );
+  const row = rows[0];
+  return row ? { kind: "again", generation: row.generation, payload: row.payload } : { kind: "lost" };
+}
+
+/**
+ * Gives the row back, due after `delayMs` (0: now, and every runner is told). `attemptsDelta` corrects the attempt
+ * count (-1 for a run handed back unfinished by a stopping worker: that was no failure). `runAgain` keeps a schedule:
+ * the row becomes due at that time with its attempts reset.
+ */
+export async function releaseJob(
+  db: Queryable,
+  lease: JobLease,
+  options: { delayMs?: number; attemptsDelta?: number; lastError?: string | null; resetAttempts?: boolean } = {},
+): Promise<void> {
+  const delayMs = options.delayMs ?? 0;
+  await db.query(
+    `WITH released AS (
+       UPDATE jobs SET "leaseOwner" = NULL, "dueAt" = now() + make_interval(secs => $4::float8 / 1000),
+         "attempts" = CASE WHEN $7 THEN 0 ELSE GREATEST(0, "attempts" + $5) END,
+         "lastError" = COALESCE($6, "lastError")
+       WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3
+       RETURNING "kind", "key", "dueAt"
+     )
+     SELECT pg_notify($8, ${NOTIFY_PAYLOAD}) FROM released WHERE $4::float8 <= 0`,
+    [
+      lease.kind,
+      lease.key,
+      lease.token,
+      delayMs,
+      options.attemptsDelta ?? 0,
+      options.lastError ?? null,
+      options.resetAttempts === true,
+      JOBS_CHANNEL,
+    ],
+  );
+}
+
+/** Deletes the row whatever its generation (the job gave up). */
+export async function dropJob(db: Queryable, lease: JobLease): Promise<void> {
+  await db.query(`DELETE FROM jobs WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3`, [
+    lease.kind,
+    lease.key,
+    lease.token,
+  ]);
+}
+
+/** Milliseconds until the earliest row of these kinds becomes due (0 if one is due now), null when there is none. */
+export async function nextDueMs(db: Queryable, kinds: readonly string[]): Promise<number | null> {
+  const { rows } = await db.query<{ ms: number | null }>(
+    `SELECT GREATEST(0, EXTRACT(EPOCH FROM (min("dueAt") - now())) * 1000)::float8 AS ms
+     FROM jobs WHERE "kind" = ANY($1::text[])`,
+    [kinds],
+  );
+  return rows[0]?.ms ?? null;
+}
+
+/** Locks the job's row and checks the lease, in the caller's transaction: false when another worker owns it. */
+export async function holdsLease(client: Queryable, lease: JobLease): Promise<boolean> {
+  const { rows } = await client.query<{ leaseOwner: string | null }>(
+    `SELECT "leaseOwner" FROM jobs WHERE "kind" = $1 AND "key" = $2 FOR SHARE`,
+    [lease.kind, lease.key],
+  );
+  return rows[0]?.leaseOwner === lease.token;
+}
+
+/**
+ * A run asked to run again at `runAt` (a schedule): the row is handed back due then, with its attempts reset — or due
+ * now, and the runners told, when a request arrived during the run (`generation` moved). False when the lease was lost.
+ */
+export async function rescheduleJob(db: Queryable, claim: Claim, runAt: Date): Promise<boolean> {
+  const { rows } = await db.query<{ requested: boolean }>(
+    `WITH released AS (
+       UPDATE jobs SET "leaseOwner" = NULL, "attempts" = 0, "lastError" = NULL,
+         "dueAt" = CASE WHEN "generation" = $4::bigint THEN $5::timestamptz ELSE now() END
+       WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3
+       RETURNING "kind", "key", "dueAt", "generation" <> $4::bigint AS "requested"
+     )
+     SELECT "requested", CASE WHEN "requested" THEN pg_notify($6, ${NOTIFY_PAYLOAD}) END FROM released`,
+    [claim.kind, claim.key, claim.token, claim.generation, runAt.toISOString(), JOBS_CHANNEL],
+  );
+  return rows.length > 0;
+}
+
+/** Milliseconds until one job becomes due (0 if it is due now), null when there is no such job. */
+export async function keyDueInMs(db: Queryable, kind: string, key: string): Promise<number | null> {
+  const { rows } = await db.query<{ ms: number }>(
+    `SELECT GREATEST(0, EXTRACT(EPOCH FROM ("dueAt" - now())) * 1000)::float8 AS ms
+     FROM jobs WHERE "kind" = $1 AND "key" = $2`,
+    [kind, key],
+  );
+  return rows[0]?.ms ?? null;
+}

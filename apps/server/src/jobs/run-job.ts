@@ -1,0 +1,150 @@
+import type pg from "pg";
+import type { Logger } from "pino";
+import { inTransaction } from "../lib/transaction.js";
+import { JobLeaseLost, WorkerStopping } from "./errors.js";
+import { type Claim, completeJob, dropJob, holdsLease, releaseJob, renewLease, rescheduleJob } from "./queue.js";
+import type { DeadJob, JobKind, RunningJob } from "./types.js";
+
+export interface RunJobDeps {
+  pool: pg.Pool;
+  logger: Logger;
+  /** Called when the job was handed back due later (a retry backoff, a schedule): wake a runner then. */
+  wakeAt(time: number): void;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs one claimed job to the end of its claim: the lease is renewed every third of its duration (losing it aborts the
+ * run), the handler runs again while the job is requested again meanwhile, and the outcome is written back: done
+ * (row deleted), due again later, retried with backoff after a failure, handed back at once when the worker stops, or
+ * given up after too many attempts (the kind's `giveUp`, then the row is deleted and the job logged as dead).
+ */
+export async function runJob<P>(
+  deps: RunJobDeps,
+  kind: JobKind<P>,
+  claim: Claim,
+  controller: AbortController,
+): Promise<void> {
+  const { pool } = deps;
+  const logger = deps.logger.child({ job: kind.kind, key: claim.key });
+  const lease = { kind: claim.kind, key: claim.key, token: claim.token };
+  const heartbeat = setInterval(
+    () => {
+      renewLease(pool, lease, kind.leaseMs)
+        .then((ours) => {
+          if (!ours) controller.abort(new JobLeaseLost(claim.kind, claim.key));
+        })
+        .catch((error) => logger.warn({ err: error }, "lease renewal failed"));
+    },
+    Math.max(250, Math.floor(kind.leaseMs / 3)),
+  );
+  const job = (payload: P): RunningJob<P> => ({
+    kind: claim.kind,
+    key: claim.key,
+    payload,
+    attempts: claim.attempts,
+    lease,
+    signal: controller.signal,
+    logger,
+    fenced: (fn) =>
+      inTransaction(pool, async (client) => {
+        if (!(await holdsLease(client, lease))) throw new JobLeaseLost(claim.kind, claim.key);
+        return fn(client);
+      }),
+  });
+  try {
+    if (claim.attempts > kind.retry.maxAttempts) {
+      const failures = claim.attempts - 1;
+      const reason = claim.lastError ?? `the worker running it stopped ${failures} times`;
+      await giveUp(deps, kind, claim, job, reason, failures);
+      return;
+    }
+    for (;;) {
+      const parsed = kind.payload.safeParse(claim.payload);
+      if (!parsed.success) {
+        const reason = `its payload does not match the kind's schema: ${parsed.error.message}`;
+        await giveUp(deps, kind, claim, job, reason, claim.attempts - 1);
+        return;
+      }
+      const outcome = await kind.run(job(parsed.data));
+      if (outcome?.runAgainAt) {
+        if (await rescheduleJob(pool, claim, outcome.runAgainAt)) deps.wakeAt(outcome.runAgainAt.getTime());
+        else logger.warn("job lease lost before it was rescheduled: another worker took it over");
+        return;
+      }
+      const done = await completeJob(pool, claim, kind.leaseMs);
+      if (done.kind === "lost") logger.warn("job lease lost before completion: another worker took it over");
+      if (done.kind !== "again") return;
+      claim.generation = done.generation;
+      claim.payload = done.payload;
+      claim.attempts = 0;
+    }
+  } catch (thrown) {
+    const error = controller.signal.aborted ? controller.signal.reason : thrown;
+    if (error instanceof WorkerStopping) {
+      await releaseJob(pool, lease, { attemptsDelta: -1 }).catch((e) =>
+        logger.warn({ err: e }, "could not hand the job back"),
+      );
+    } else if (error instanceof JobLeaseLost) {
+      logger.warn("job lease lost: another worker took it over");
+    } else {
+      await fail(deps, kind, claim, job, error, logger);
+    }
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function fail<P>(
+  deps: RunJobDeps,
+  kind: JobKind<P>,
+  claim: Claim,
+  job: (payload: P) => RunningJob<P>,
+  error: unknown,
+  logger: Logger,
+): Promise<void> {
+  const lastError = errorText(error);
+  if (claim.attempts >= kind.retry.maxAttempts) {
+    logger.error({ err: error, attempts: claim.attempts }, "job failed");
+    await giveUp(deps, kind, claim, job, lastError, claim.attempts).catch((e) =>
+      logger.error({ err: e }, "could not give the job up"),
+    );
+    return;
+  }
+  const delayMs = kind.retry.backoffMs(claim.attempts);
+  logger.error({ err: error, attempts: claim.attempts, retryInMs: delayMs }, "job failed; retrying");
+  await releaseJob(deps.pool, claim, { delayMs, lastError }).catch((e) =>
+    logger.warn({ err: e }, "could not hand the job back"),
+  );
+  deps.wakeAt(Date.now() + delayMs);
+}
+
+async function giveUp<P>(
+  deps: RunJobDeps,
+  kind: JobKind<P>,
+  claim: Claim,
+  job: (payload: P) => RunningJob<P>,
+  lastError: string,
+  failures: number,
+): Promise<void> {
+  const parsed = kind.payload.safeParse(claim.payload);
+  const dead: DeadJob<P> = { ...job(parsed.success ? parsed.data : (undefined as P)), lastError, failures };
+  try {
+    await kind.giveUp?.(dead);
+  } catch (error) {
+    // Recording the failure failed (database down?): keep the row; the next claim gives up again.
+    const delayMs = kind.retry.backoffMs(claim.attempts);
+    deps.logger.error({ err: error, job: kind.kind, key: claim.key }, "giving the job up failed; will try again");
+    await releaseJob(deps.pool, claim, { delayMs, lastError });
+    deps.wakeAt(Date.now() + delayMs);
+    return;
+  }
+  await dropJob(deps.pool, claim);
+  deps.logger.error(
+    { job: kind.kind, key: claim.key, attempts: claim.attempts, lastError },
+    "job gave up: dead (removed from the queue)",
+  );
+}

@@ -1,0 +1,244 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type pg from "pg";
+import type { Logger } from "pino";
+import type { PgListener } from "../lib/pg-listener.js";
+import { WorkerStopping } from "./errors.js";
+import { type Claim, claimDue, claimKey, JOBS_CHANNEL, nextDueMs } from "./queue.js";
+import { runJob } from "./run-job.js";
+import type { JobKind } from "./types.js";
+
+export interface JobRunnerOptions {
+  pool: pg.Pool;
+  listener: PgListener;
+  logger: Logger;
+  kinds: readonly JobKind<never>[];
+  /** On stop, how long runs in progress may take to finish before they are aborted and handed back. */
+  drainMs: number;
+}
+
+interface KindState {
+  def: JobKind<never>;
+  slotsUsed: number;
+  /** Keys named by notifications, to claim one by one. */
+  wanted: Set<string>;
+  /** Claim whatever is due, oldest first. */
+  sweep: boolean;
+}
+
+interface ActiveRun {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** A notification this early (or earlier) counts as due now: the claim decides by the database's clock. */
+const DUE_SLACK_MS = 1_000;
+/** The longest a runner sleeps without looking at the queue (a fallback: work normally arrives by notification). */
+const MAX_SLEEP_MS = 30_000;
+
+/**
+ * A process's share of the durable job queue, for every registered kind. New work arrives by NOTIFY on `jobs` (sent at
+ * the enqueuing commit): the runner claims the named key while the kind has a free slot. A timer armed at the earliest
+ * future due time (a delay, a backoff, a schedule, or a lease that expires because its worker died) sweeps the queue
+ * then; it is the fallback, never the way new work is found. Each kind has its own slots, so kinds never starve each
+ * other. `stop` stops claiming, lets runs in progress finish for `drainMs`, then aborts the rest and hands them back.
+ */
+export class JobRunner {
+  readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  private readonly kinds = new Map<string, KindState>();
+  private readonly active = new Set<ActiveRun>();
+  private tokenCounter = 0;
+  private unsubscribe: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private timerStale = false;
+  private pumping: Promise<void> | undefined;
+  private pumpAgain = false;
+  private stopped = false;
+
+  constructor(private readonly options: JobRunnerOptions) {
+    for (const def of options.kinds) {
+      if (def.kind.includes("|")) throw new Error(`Job kind names cannot contain "|": ${def.kind}`);
+      if (this.kinds.has(def.kind)) throw new Error(`Job kind registered twice: ${def.kind}`);
+      this.kinds.set(def.kind, { def, slotsUsed: 0, wanted: new Set(), sweep: true });
+    }
+  }
+
+  start(): void {
+    this.unsubscribe = this.options.listener.subscribe(JOBS_CHANNEL, {
+      onNotification: (payload) => this.notified(payload),
+      // Notifications sent while the listener was down are lost: look at the queue.
+      onConnected: () => this.sweepAll(),
+    });
+    this.sweepAll();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearTimeout(this.timer);
+    await this.pumping?.catch(() => {});
+    const runs = [...this.active];
+    if (runs.length > 0 && this.options.drainMs > 0) {
+      let timeout: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(runs.map((r) => r.done)),
+        new Promise<void>((resolve) => {
+          timeout = setTimeout(resolve, this.options.drainMs);
+        }),
+      ]);
+      clearTimeout(timeout);
+    }
+    for (const run of this.active) run.controller.abort(new WorkerStopping());
+    await Promise.all([...this.active].map((r) => r.done));
+  }
+
+  /** A lease token for a job this process inserts already claimed (`insertClaimed`) and then runs with `runInline`. */
+  newToken(): string {
+    return `${this.id}:${++this.tokenCounter}`;
+  }
+
+  /**
+   * Runs the job `kind`/`key` in this process, outside the kind's slots (the caller holds one and waits): with `given`,
+   * a claim the caller made itself; otherwise only if the job can be claimed now. Returns the run (`done` settles when
+   * it ends), or undefined when nothing was claimed (not due, or another worker runs it).
+   */
+  async runInline(kind: string, key: string, given?: Claim): Promise<{ done: Promise<void> } | undefined> {
+    const state = this.kindState(kind);
+    if (this.stopped) throw new WorkerStopping();
+    const claim = given ?? (await claimKey(this.options.pool, kind, key, this.id, state.def.leaseMs));
+    if (!claim) return undefined;
+    return { done: this.launch(state, claim, true) };
+  }
+
+  private kindState(kind: string): KindState {
+    const state = this.kinds.get(kind);
+    if (!state) throw new Error(`Unknown job kind: ${kind}`);
+    return state;
+  }
+
+  private notified(payload: string): void {
+    const first = payload.indexOf("|");
+    const second = payload.indexOf("|", first + 1);
+    if (first <= 0 || second < 0) return;
+    const state = this.kinds.get(payload.slice(0, first));
+    if (!state) return;
+    const dueAt = Number(payload.slice(first + 1, second));
+    if (dueAt > Date.now() + DUE_SLACK_MS) {
+      this.wakeAt(dueAt);
+      return;
+    }
+    state.wanted.add(payload.slice(second + 1));
+    void this.pump();
+  }
+
+  private sweepAll(): void {
+    for (const state of this.kinds.values()) state.sweep = true;
+    this.timerStale = true;
+    void this.pump();
+  }
+
+  /** Arms the timer for `time` unless it is armed earlier already. */
+  private wakeAt(time: number): void {
+    if (this.stopped || time >= this.timerAt) return;
+    clearTimeout(this.timer);
+    this.timerAt = time;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.sweepAll();
+      },
+      Math.max(0, time - Date.now()),
+    );
+    this.timer.unref();
+  }
+
+  /**
+   * Claims work while slots are free: first the keys named by notifications (one query each), then what is due (one
+   * query per kind, as many rows as free slots). When a kind's slots are full its remaining work waits in the table
+   * and a sweep runs as soon as a slot frees. Calls during a pump coalesce.
+   */
+  private pump(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return this.pumping;
+    }
+    const cycle = this.pumpCycle();
+    this.pumping = cycle;
+    void cycle.finally(() => {
+      if (this.pumping !== cycle) return;
+      this.pumping = undefined;
+      if (this.pumpAgain) void this.pump();
+    });
+    return cycle;
+  }
+
+  private async pumpCycle(): Promise<void> {
+    const { pool } = this.options;
+    try {
+      do {
+        this.pumpAgain = false;
+        for (const state of this.kinds.values()) {
+          const { def } = state;
+          while (!this.stopped && state.wanted.size > 0 && state.slotsUsed < def.concurrency) {
+            const key = state.wanted.values().next().value as string;
+            state.wanted.delete(key);
+            const claim = await claimKey(pool, def.kind, key, this.id, def.leaseMs);
+            if (claim) this.launch(state, claim, false);
+            // Running elsewhere, or not due by the database's clock: the timer decides when to look again.
+            else this.timerStale = true;
+          }
+          if (state.slotsUsed >= def.concurrency) {
+            // Full: what was asked for stays in the table; a sweep follows when a slot frees.
+            if (state.wanted.size > 0) state.sweep = true;
+            state.wanted.clear();
+            continue;
+          }
+          if (state.sweep && !this.stopped) {
+            const free = def.concurrency - state.slotsUsed;
+            const claims = await claimDue(pool, def.kind, this.id, def.leaseMs, free);
+            // Every free slot taken: more may be due; look again when a slot frees.
+            state.sweep = claims.length === free;
+            for (const claim of claims) this.launch(state, claim, false);
+          }
+        }
+        if (this.timerStale && !this.stopped) {
+          this.timerStale = false;
+          const ms = await nextDueMs(pool, [...this.kinds.keys()]);
+          this.rearm(ms);
+        }
+      } while (this.pumpAgain && !this.stopped);
+    } catch (error) {
+      this.options.logger.error({ err: error }, "job runner could not claim work; retrying");
+      setTimeout(() => this.sweepAll(), 1_000).unref();
+    }
+  }
+
+  /** The timer goes to the earliest due row (at most MAX_SLEEP_MS away), replacing any later one. */
+  private rearm(ms: number | null): void {
+    const delay = Math.min(ms === null ? MAX_SLEEP_MS : Math.max(50, ms + 25), MAX_SLEEP_MS);
+    clearTimeout(this.timer);
+    this.timerAt = Number.POSITIVE_INFINITY;
+    this.wakeAt(Date.now() + delay);
+  }
+
+  private launch(state: KindState, claim: Claim, inline: boolean): Promise<void> {
+    if (!inline) state.slotsUsed++;
+    const controller = new AbortController();
+    const run: ActiveRun = { controller, done: Promise.resolve() };
+    this.active.add(run);
+    const deps = { pool: this.options.pool, logger: this.options.logger, wakeAt: (t: number) => this.wakeAt(t) };
+    run.done = runJob(deps, state.def, claim, controller)
+      .catch((error) => this.options.logger.error({ err: error, job: claim.kind, key: claim.key }, "job run failed"))
+      .finally(() => {
+        this.active.delete(run);
+        if (inline) return;
+        state.slotsUsed--;
+        // Work that arrived while every slot was busy waits in the table: look for it now.
+        if (state.sweep) void this.pump();
+      });
+    return run.done;
+  }
+}

@@ -1,0 +1,67 @@
+import type pg from "pg";
+import type { Logger } from "pino";
+import type { z } from "zod";
+
+/** How a kind retries a run that threw, and when it gives up. */
+export interface RetryPolicy {
+  /** Claims without a run that ended normally before the job gives up (a crash counts as one). */
+  maxAttempts: number;
+  /** Delay before the next attempt after `attempts` failed ones (1 after the first failure). */
+  backoffMs(attempts: number): number;
+}
+
+/** The lease a run holds on its row (`jobs.leaseOwner`); writers fence their commits on it. */
+export interface JobLease {
+  kind: string;
+  key: string;
+  token: string;
+}
+
+/** What a handler gets for one run. */
+export interface RunningJob<P> {
+  readonly kind: string;
+  readonly key: string;
+  readonly payload: P;
+  /** Claims since the last run that ended normally (1 on a first run). */
+  readonly attempts: number;
+  readonly lease: JobLease;
+  /** Aborted when the lease is lost (another worker took the job) or when the worker stops: stop promptly. */
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  /**
+   * Runs `fn` in a transaction fenced by this run's lease: the row is locked first and the transaction is rolled back
+   * with `JobLeaseLost` when another worker owns it. Writes that must happen once per job go here.
+   */
+  fenced<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+}
+
+/** A job that gave up: its last error, for the kind's `giveUp` (which still holds the lease). */
+export interface DeadJob<P> extends RunningJob<P | undefined> {
+  readonly lastError: string;
+  /** Runs that did not end normally (failed, or cut short by a crash). */
+  readonly failures: number;
+}
+
+/** What a run asks for when it ends normally; nothing means done. */
+export type JobOutcome = undefined | { runAgainAt: Date };
+
+/** A kind of background work, registered once per process (see jobs/registry.ts). */
+export interface JobKind<P = unknown> {
+  /** `area.verb`, e.g. `session.turn`: no colon. */
+  readonly kind: string;
+  /** Checked at claim; a payload that does not parse gives up at once. */
+  readonly payload: z.ZodType<P>;
+  /** Runs of this kind one process holds at once (each kind has its own slots: kinds never starve each other). */
+  readonly concurrency: number;
+  /** Lease of a claim, renewed every third of it while the run goes on. */
+  readonly leaseMs: number;
+  readonly retry: RetryPolicy;
+  /**
+   * Does the work. Returning ends the run: the row is deleted, unless the job was requested again meanwhile (it then
+   * runs again at once, with the newest payload) or the outcome asks to run again later. Throwing retries with backoff;
+   * after `retry.maxAttempts` the job gives up. Work must be idempotent: a run cut short by a crash runs again.
+   */
+  run(job: RunningJob<P>): Promise<JobOutcome>;
+  /** The job gave up (too many attempts, or a payload that does not parse): record it where users will see it. */
+  giveUp?(job: DeadJob<P>): Promise<void>;
+}

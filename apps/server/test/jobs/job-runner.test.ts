@@ -1,0 +1,360 @@
+import { connectDatabase, type DatabaseHandle } from "@agent-platform/db";
+import pino from "pino";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  type DeadJob,
+  enqueueJob,
+  enqueueJobs,
+  exponentialBackoff,
+  type JobKind,
+  JobLeaseLost,
+  JobRunner,
+  type RunningJob,
+} from "../../src/jobs/index.js";
+import { PgListener } from "../../src/lib/pg-listener.js";
+import { waitUntil } from "../sessions/loop-helpers.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+
+// The job core against a real PostgreSQL: each test registers kinds of its own and runs one or two runners (two
+// runners stand for two worker processes: they share nothing but the database).
+const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+let database: TestDatabase;
+let db: DatabaseHandle;
+const running: { runner: JobRunner; listener: PgListener }[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = connectDatabase(database.url);
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map(stopRunner));
+  await db.pool.query("DELETE FROM jobs");
+});
+afterAll(async () => {
+  await db?.close();
+  await database?.drop();
+});
+
+async function startRunner(kinds: JobKind<never>[], drainMs = 0) {
+  const listener = new PgListener({ connectionString: database.url }, logger);
+  await listener.start();
+  const runner = new JobRunner({ pool: db.pool, listener, logger, kinds, drainMs });
+  runner.start();
+  const handle = { runner, listener };
+  running.push(handle);
+  return handle;
+}
+
+async function stopRunner(handle: { runner: JobRunner; listener: PgListener }) {
+  await handle.runner.stop();
+  await handle.listener.close();
+}
+
+function kind<P = Record<string, unknown>>(
+  name: string,
+  run: (job: RunningJob<P>) => Promise<undefined | { runAgainAt: Date }>,
+  options: Partial<Omit<JobKind<P>, "kind" | "run">> = {},
+): JobKind<never> {
+  return {
+    kind: name,
+    payload: z.object({}).passthrough() as unknown as z.ZodType<P>,
+    concurrency: 4,
+    leaseMs: 5_000,
+    retry: { maxAttempts: 3, backoffMs: () => 50 },
+    run,
+    ...options,
+  } as unknown as JobKind<never>;
+}
+
+const rows = async (name: string) =>
+  (await db.pool.query('SELECT * FROM jobs WHERE "kind" = $1 ORDER BY "key"', [name])).rows;
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+describe("the job runner", () => {
+  it("runs a job enqueued by a commit, then deletes its row", async () => {
+    const seen: unknown[] = [];
+    await startRunner([
+      kind("test.echo", async (job) => {
+        seen.push(job.payload);
+        return undefined;
+      }),
+    ]);
+    await enqueueJob(db.pool, { kind: "test.echo", key: "a", payload: { n: 1 } });
+    await waitUntil("the run", async () => (seen.length === 1 ? true : undefined));
+    expect(seen).toEqual([{ n: 1 }]);
+    await waitUntil("the row deleted", async () => ((await rows("test.echo")).length === 0 ? true : undefined));
+  });
+
+  it("never runs two jobs of one key at once, across runners, and runs again when requested during a run", async () => {
+    const active = new Map<string, number>();
+    let maxPerKey = 0;
+    let maxOverall = 0;
+    const runs = new Map<string, number>();
+    const work = kind("test.serial", async (job) => {
+      const now = (active.get(job.key) ?? 0) + 1;
+      active.set(job.key, now);
+      maxPerKey = Math.max(maxPerKey, now);
+      maxOverall = Math.max(
+        maxOverall,
+        [...active.values()].reduce((a, b) => a + b, 0),
+      );
+      await new Promise((r) => setTimeout(r, 20));
+      active.set(job.key, now - 1);
+      runs.set(job.key, (runs.get(job.key) ?? 0) + 1);
+      return undefined;
+    });
+    await startRunner([work]);
+    await startRunner([work]);
+    const keys = ["k1", "k2", "k3", "k4", "k5"];
+    for (let round = 0; round < 10; round++) {
+      await Promise.all(keys.map((key) => enqueueJob(db.pool, { kind: "test.serial", key })));
+    }
+    await waitUntil("every request served", async () => ((await rows("test.serial")).length === 0 ? true : undefined));
+    expect(maxPerKey).toBe(1);
+    expect(maxOverall).toBeGreaterThan(1);
+    // Requests that arrived while their key was running made it run again: more than one run per key.
+    for (const key of keys) expect(runs.get(key)).toBeGreaterThan(1);
+  });
+
+  it("does not claim a job scheduled in the future before its time", async () => {
+    const startedAt: number[] = [];
+    await startRunner([
+      kind("test.later", async () => {
+        startedAt.push(Date.now());
+        return undefined;
+      }),
+    ]);
+    const runAt = new Date(Date.now() + 1_500);
+    await enqueueJob(db.pool, { kind: "test.later", key: "x", runAt });
+    await waitUntil("the scheduled run", async () => (startedAt.length === 1 ? true : undefined), 20_000);
+    expect(startedAt[0]!).toBeGreaterThanOrEqual(runAt.getTime() - 5);
+  });
+
+  it("keeps a schedule: a run that asks to run again later is due then, with its attempts reset", async () => {
+    const runsAt: number[] = [];
+    await startRunner([
+      kind("test.tick", async () => {
+        runsAt.push(Date.now());
+        return runsAt.length < 3 ? { runAgainAt: new Date(Date.now() + 300) } : undefined;
+      }),
+    ]);
+    await enqueueJob(db.pool, { kind: "test.tick", key: "clock" });
+    await waitUntil("three ticks", async () => (runsAt.length === 3 ? true : undefined));
+    expect(runsAt[1]! - runsAt[0]!).toBeGreaterThanOrEqual(295);
+    expect(runsAt[2]! - runsAt[1]!).toBeGreaterThanOrEqual(295);
+    await waitUntil("the row deleted", async () => ((await rows("test.tick")).length === 0 ? true : undefined));
+  });
+
+  it("retries a failing job with backoff, then gives up: the kind records it and the row goes", async () => {
+    const attempts: { attempts: number; at: number }[] = [];
+    const dead: DeadJob<unknown>[] = [];
+    await startRunner([
+      kind(
+        "test.flaky",
+        async (job) => {
+          attempts.push({ attempts: job.attempts, at: Date.now() });
+          throw new Error(`boom ${job.attempts}`);
+        },
+        {
+          retry: { maxAttempts: 3, backoffMs: exponentialBackoff({ baseMs: 100, maxMs: 1_000 }) },
+          giveUp: async (job) => {
+            dead.push(job);
+          },
+        },
+      ),
+    ]);
+    await enqueueJob(db.pool, { kind: "test.flaky", key: "f" });
+    await waitUntil("the give-up", async () => (dead.length === 1 ? true : undefined));
+    expect(attempts.map((a) => a.attempts)).toEqual([1, 2, 3]);
+    // Backoff: 100 ms after the first failure, 200 ms after the second.
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(95);
+    expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(195);
+    expect(dead[0]).toMatchObject({ key: "f", lastError: "boom 3", failures: 3 });
+    await waitUntil("the row deleted", async () => ((await rows("test.flaky")).length === 0 ? true : undefined));
+  });
+
+  it("gives up at once on a payload that does not match the kind's schema", async () => {
+    const dead: DeadJob<unknown>[] = [];
+    let ran = false;
+    await startRunner([
+      kind(
+        "test.typed",
+        async () => {
+          ran = true;
+          return undefined;
+        },
+        {
+          payload: z.object({ n: z.number() }) as unknown as z.ZodType<Record<string, unknown>>,
+          giveUp: async (job) => {
+            dead.push(job);
+          },
+        },
+      ),
+    ]);
+    await enqueueJob(db.pool, { kind: "test.typed", key: "bad", payload: { n: "not a number" } });
+    await waitUntil("the give-up", async () => (dead.length === 1 ? true : undefined));
+    expect(ran).toBe(false);
+    expect(dead[0]!.lastError).toContain("payload does not match");
+  });
+
+  it("resumes a job whose worker died once its lease expires (the attempt counts)", async () => {
+    await db.pool.query(
+      `INSERT INTO jobs ("kind", "key", "leaseOwner", "dueAt", "attempts") VALUES ('test.orphan', 'o', 'dead-worker', now() - interval '1 second', 1)`,
+    );
+    const seen: number[] = [];
+    await startRunner([
+      kind("test.orphan", async (job) => {
+        seen.push(job.attempts);
+        return undefined;
+      }),
+    ]);
+    await waitUntil("the resumed run", async () => (seen.length === 1 ? true : undefined));
+    expect(seen).toEqual([2]);
+  });
+
+  it("refuses a fenced write once the lease is lost, and aborts the run", async () => {
+    const started = deferred();
+    const release = deferred();
+    let fencedError: unknown;
+    let aborted = false;
+    const { runner } = await startRunner([
+      kind(
+        "test.fenced",
+        async (job) => {
+          started.resolve();
+          await release.promise;
+          aborted = job.signal.aborted;
+          try {
+            await job.fenced((client) => client.query("INSERT INTO workspaces (id, name) VALUES ('ws_fenced', 'x')"));
+          } catch (error) {
+            fencedError = error;
+          }
+          return undefined;
+        },
+        { leaseMs: 1_000 },
+      ),
+    ]);
+    await enqueueJob(db.pool, { kind: "test.fenced", key: "l" });
+    await started.promise;
+    // Another worker took the job over (as after this one stalled past its lease).
+    await db.pool.query(`UPDATE jobs SET "leaseOwner" = 'another-worker' WHERE "kind" = 'test.fenced'`);
+    await waitUntil("the lease renewal noticing", async () => {
+      const renewed = await db.pool.query(`SELECT 1 FROM jobs WHERE "leaseOwner" = 'another-worker'`);
+      return renewed.rowCount === 1 ? true : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 700)); // at least one renewal period (a third of the lease)
+    release.resolve();
+    await waitUntil("the run's end", async () => (fencedError ? true : undefined));
+    expect(aborted).toBe(true);
+    expect(fencedError).toBeInstanceOf(JobLeaseLost);
+    const written = await db.pool.query(`SELECT 1 FROM workspaces WHERE id = 'ws_fenced'`);
+    expect(written.rowCount).toBe(0);
+    // The new owner's row is left alone.
+    expect((await rows("test.fenced"))[0]).toMatchObject({ leaseOwner: "another-worker" });
+    await runner.stop();
+  });
+
+  it("drains on stop: a run in progress finishes before stop resolves, and nothing new is claimed", async () => {
+    const started = deferred();
+    let finished = false;
+    let later = 0;
+    const handle = await startRunner(
+      [
+        kind("test.drain", async (job) => {
+          if (job.key === "later") {
+            later++;
+            return undefined;
+          }
+          started.resolve();
+          await new Promise((r) => setTimeout(r, 300));
+          finished = !job.signal.aborted;
+          return undefined;
+        }),
+      ],
+      10_000,
+    );
+    await enqueueJob(db.pool, { kind: "test.drain", key: "now" });
+    await started.promise;
+    running.splice(running.indexOf(handle), 1);
+    const stopping = stopRunner(handle);
+    await enqueueJob(db.pool, { kind: "test.drain", key: "later" });
+    await stopping;
+    expect(finished).toBe(true);
+    expect(later).toBe(0);
+    expect((await rows("test.drain")).map((r) => r.key)).toEqual(["later"]);
+  });
+
+  it("hands a run back at once when the drain time is over: released, its attempt not counted", async () => {
+    const started = deferred();
+    let abortedWith: unknown;
+    const handle = await startRunner(
+      [
+        kind("test.handback", async (job) => {
+          started.resolve();
+          await new Promise<void>((resolve) => job.signal.addEventListener("abort", () => resolve()));
+          abortedWith = job.signal.reason;
+          throw job.signal.reason;
+        }),
+      ],
+      0,
+    );
+    await enqueueJob(db.pool, { kind: "test.handback", key: "h" });
+    await started.promise;
+    running.splice(running.indexOf(handle), 1);
+    await stopRunner(handle);
+    expect((abortedWith as Error).name).toBe("WorkerStopping");
+    expect(await rows("test.handback")).toEqual([expect.objectContaining({ leaseOwner: null, attempts: 0 })]);
+  });
+
+  it("runs two kinds side by side: a kind whose slots are busy does not starve another", async () => {
+    const quickDone: string[] = [];
+    const slowStarted: string[] = [];
+    const allQuickDone = deferred();
+    let slowStartedWhenQuickDone = -1;
+    await startRunner([
+      kind(
+        "test.slow",
+        async (job) => {
+          slowStarted.push(job.key);
+          // Holds the kind's only slot until every job of the other kind has run.
+          await allQuickDone.promise;
+          return undefined;
+        },
+        { concurrency: 1 },
+      ),
+      kind(
+        "test.quick",
+        async (job) => {
+          quickDone.push(job.key);
+          if (quickDone.length === 5) {
+            slowStartedWhenQuickDone = slowStarted.length;
+            allQuickDone.resolve();
+          }
+          return undefined;
+        },
+        { concurrency: 1 },
+      ),
+    ]);
+    await enqueueJobs(
+      db.pool,
+      ["s1", "s2", "s3"].map((key) => ({ kind: "test.slow", key })),
+    );
+    await waitUntil("the first slow job", async () => (slowStarted.length === 1 ? true : undefined));
+    await enqueueJobs(
+      db.pool,
+      ["q1", "q2", "q3", "q4", "q5"].map((key) => ({ kind: "test.quick", key })),
+    );
+    await waitUntil("every quick job", async () => (quickDone.length === 5 ? true : undefined));
+    // All of them ran while the first slow job still held its kind's only slot.
+    expect(slowStartedWhenQuickDone).toBe(1);
+    await waitUntil("every slow job", async () => (slowStarted.length === 3 ? true : undefined));
+  });
+});
