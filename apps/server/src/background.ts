@@ -1,22 +1,31 @@
 import type { AppContext } from "./context.js";
 import { startIdempotencyCleanup } from "./http/idempotency-cleanup.js";
-import { sessionEventNotifierTask } from "./sessions/notifier-task.js";
-import { startSessionWorker } from "./worker/index.js";
+import { type JobKind, JobRunner } from "./jobs/index.js";
+import { integerSetting } from "./lib/env.js";
+import type { Stoppable } from "./lib/lifecycle.js";
+import { sessionTurns } from "./runtime/turns/index.js";
 
-export interface BackgroundHandle {
-  stop(): Promise<void>;
-}
-
-type BackgroundTask = (ctx: AppContext) => Promise<BackgroundHandle>;
-
-/** Background work of the `worker` role. Each area registers its loop here (session turns, idempotency cleanup…). */
-const tasks: BackgroundTask[] = [startIdempotencyCleanup, sessionEventNotifierTask, startSessionWorker];
-
-export async function startBackground(ctx: AppContext): Promise<BackgroundHandle> {
-  const handles = await Promise.all(tasks.map((task) => task(ctx)));
+/**
+ * Background work of the `worker` role: the job runner with every area's job kinds, and periodic housekeeping. The
+ * runner stops first (draining runs in progress for `WORKER_DRAIN_MS`), then the housekeeping.
+ */
+export async function startBackground(ctx: AppContext): Promise<Stoppable> {
+  let runner: JobRunner | undefined;
+  const kinds: JobKind<never>[] = [sessionTurns(ctx, () => runner!) as JobKind<never>];
+  runner = new JobRunner({
+    pool: ctx.db.pool,
+    listener: ctx.listener,
+    logger: ctx.logger,
+    kinds,
+    drainMs: integerSetting(ctx.config.env, "WORKER_DRAIN_MS", 10_000, 0, 3_600_000),
+  });
+  runner.start();
+  const cleanup = await startIdempotencyCleanup(ctx);
+  ctx.logger.info({ kinds: kinds.map((k) => ({ kind: k.kind, concurrency: k.concurrency })) }, "job runner started");
   return {
     async stop() {
-      await Promise.all(handles.map((h) => h.stop()));
+      await runner.stop();
+      await cleanup.stop();
     },
   };
 }

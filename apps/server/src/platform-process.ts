@@ -4,14 +4,16 @@ import type { Server } from "node:http";
 import { join } from "node:path";
 import { applyMigrations, connectDatabase, type EmbeddedDatabase, startEmbeddedPostgres } from "@agent-platform/db";
 import { createApp } from "./app.js";
-import { type BackgroundHandle, startBackground } from "./background.js";
+import { ApiKeyCache } from "./auth/api-key-cache.js";
+import { startBackground } from "./background.js";
 import { type BootstrapResult, bootstrap } from "./bootstrap.js";
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { SecretBox } from "./crypto/secret-box.js";
 import { UrlSigner } from "./crypto/url-signer.js";
-import { ApiKeyCache } from "./http/api-key-cache.js";
+import type { Stoppable } from "./lib/lifecycle.js";
 import { createOutbound } from "./lib/outbound/index.js";
+import { LISTENER_APPLICATION_NAME, PgListener } from "./lib/pg-listener.js";
 import { createLogger } from "./logger.js";
 import { resolveSecretsKey } from "./secrets-key.js";
 
@@ -36,7 +38,9 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   if (applied.length) logger.info({ applied }, "migrations applied");
   const secretsKey = resolveSecretsKey(config);
   const db = connectDatabase(connectionString);
-  const apiKeys = new ApiKeyCache(connectionString, logger);
+  const apiKeys = new ApiKeyCache();
+  const listener = new PgListener({ connectionString, application_name: LISTENER_APPLICATION_NAME }, logger);
+  await listener.start();
   const ctx: AppContext = {
     db,
     config,
@@ -45,6 +49,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     signer: new UrlSigner(createHmac("sha256", Buffer.from(secretsKey, "base64")).update("url-signing").digest()),
     apiKeys,
     outbound,
+    listener,
   };
   const boot = await bootstrap(db.prisma, config.bootstrapApiKey);
   if (boot?.generated && boot.apiKey) {
@@ -57,7 +62,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   let server: Server | undefined;
   let url: string | undefined;
   if (config.role !== "worker") {
-    await apiKeys.listen();
+    apiKeys.listen(listener);
     const app = createApp(ctx);
     server = await new Promise<Server>((ok, fail) => {
       const s = app.listen(config.port, config.host, () => ok(s));
@@ -68,7 +73,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
     config.publicUrl ??= url;
   }
-  let background: BackgroundHandle | undefined;
+  let background: Stoppable | undefined;
   if (config.role !== "api") background = await startBackground(ctx);
 
   return {
@@ -82,8 +87,8 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
         server.closeAllConnections();
       });
       await background?.stop();
-      await apiKeys.close();
       await outbound.close();
+      await listener.close();
       await db.close();
       await embedded?.stop();
     },

@@ -1,5 +1,5 @@
-import type { BackgroundHandle } from "../background.js";
 import type { AppContext } from "../context.js";
+import type { Stoppable } from "../lib/lifecycle.js";
 
 /** Stored responses of `Idempotency-Key` requests are kept for a day. */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
@@ -14,7 +14,7 @@ export async function deleteExpiredIdempotencyRecords(ctx: AppContext): Promise<
 }
 
 /** Hourly sweep (any number of workers may run it: the delete is idempotent). */
-export async function startIdempotencyCleanup(ctx: AppContext): Promise<BackgroundHandle> {
+export async function startIdempotencyCleanup(ctx: AppContext): Promise<Stoppable> {
   const sweep = () =>
     deleteExpiredIdempotencyRecords(ctx).catch((err) => ctx.logger.warn({ err }, "idempotency cleanup failed"));
   const timer = setInterval(sweep, SWEEP_EVERY_MS);

@@ -4,10 +4,10 @@ import { budgetExceededError, checkBudgets, recordUsage } from "../budgets/usage
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { newId } from "../ids.js";
-import { requestTurn } from "../worker/request-turn.js";
+import { inTransaction } from "../lib/transaction.js";
+import { requestTurn } from "./request-turn.js";
 import { resolveExecutionSettings } from "./resolve-execution.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
-import { inTransaction } from "./transaction.js";
 import { appendUserEvents } from "./user-events.js";
 
 interface Scope {
@@ -69,7 +69,7 @@ export async function createSession(
     );
     if (events.length > 0) {
       await appendUserEvents(client, id, [], events);
-      await requestTurn(ctx, id, client);
+      await requestTurn(client, id);
     }
     await recordUsage(client, { workspaceId: scope.workspaceId, agentId: agent.agentId, meter: "sessions", amount: 1 });
     const { rows } = await client.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE "id" = $1`, [id]);

@@ -2,10 +2,10 @@ import type { IngestedEvent, Session, UserEvent } from "@agent-platform/contract
 import type pg from "pg";
 import type { AppContext } from "../context.js";
 import { AppError, notFound } from "../http/app-error.js";
-import { requestTurn } from "../worker/request-turn.js";
+import { inTransaction, isUniqueViolation } from "../lib/transaction.js";
 import { ingestInOneStatement } from "./ingest-one-statement.js";
+import { requestTurn } from "./request-turn.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
-import { inTransaction, isUniqueViolation } from "./transaction.js";
 import { appendUserEvents } from "./user-events.js";
 
 export interface IngestResult {
@@ -16,7 +16,7 @@ export interface IngestResult {
 /**
  * `POST …/sessions/:id/events`: the batch is appended whole or refused whole, in one transaction that locks the session
  * row (so concurrent posts and the loop's own appends are serialised and `seq` stays gap-free) and records the work
- * request for the loop (`requestTurn`: a durable `session_runs` row, its NOTIFY delivered at commit, like the
+ * request for the loop (`requestTurn`: a durable job row, its NOTIFY delivered at commit, like the
  * `session_events` one that wakes followers). A retry racing its original on the same idempotency key waits on the row lock and then sees the original; a
  * unique violation on the key (an append that did not lock the row) is retried once, re-reading the log.
  */
@@ -34,9 +34,7 @@ export async function ingestEvents(
   let attempt = 0;
   for (;;) {
     try {
-      const result = await inTransaction(ctx.db.pool, (client) =>
-        appendLocked(ctx, client, projectId, sessionId, events),
-      );
+      const result = await inTransaction(ctx.db.pool, (client) => appendLocked(client, projectId, sessionId, events));
       return { events: result.acks, session: result.session };
     } catch (error) {
       if (attempt++ === 0 && isUniqueViolation(error, "session_events_sessionId_idempotencyKey_key")) continue;
@@ -45,20 +43,14 @@ export async function ingestEvents(
   }
 }
 
-async function appendLocked(
-  ctx: AppContext,
-  client: pg.PoolClient,
-  projectId: string,
-  sessionId: string,
-  events: UserEvent[],
-) {
+async function appendLocked(client: pg.PoolClient, projectId: string, sessionId: string, events: UserEvent[]) {
   const row = await lockSession(client, projectId, sessionId);
   if (row.archivedAt) {
     throw new AppError("session.archived", `Session ${sessionId} is archived and accepts no new events`);
   }
   const { acks, appended } = await appendUserEvents(client, sessionId, row.pendingActions, events);
   if (appended === 0) return { acks, session: toSession(row) };
-  await requestTurn(ctx, sessionId, client);
+  await requestTurn(client, sessionId);
   return { acks, session: toSession(await lockSession(client, projectId, sessionId)) };
 }
 

@@ -1,8 +1,9 @@
 import type { UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
 import { newId } from "../ids.js";
-import { requestTurnCtes, SESSION_WORK_CHANNEL } from "../worker/request-turn.js";
+import { JOBS_CHANNEL } from "../jobs/index.js";
 import type { IngestResult } from "./ingest-events.js";
+import { requestTurnCtes } from "./request-turn.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
 import { toNewEvent } from "./user-events.js";
 
@@ -50,7 +51,7 @@ export async function ingestInOneStatement(
         entries.map((e) => e.type),
         entries.map((e) => JSON.stringify(e.payload ?? {})),
         entries.map((e) => e.idempotencyKey ?? null),
-        SESSION_WORK_CHANNEL,
+        JOBS_CHANNEL,
       ],
     ));
   } catch (error) {

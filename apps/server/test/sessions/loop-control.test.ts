@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { saveSessionLoopSettings } from "../../src/runtime/loop/loop-settings.js";
+import { saveSessionLoopSettings } from "../../src/sessions/index.js";
 import { type FakeOpenAI, type FakeRequest, startFakeOpenAI } from "../support/fake-openai.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";

@@ -61,7 +61,7 @@ async function startWorker(extraEnv: Record<string, string> = {}): Promise<Child
     const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes("session worker started")) {
+      if (output.includes("job runner started")) {
         clearTimeout(timer);
         resolve();
       }
@@ -138,7 +138,10 @@ describe("crash recovery (kill -9 of the worker mid-turn)", () => {
     expect(toolMessages.map((m) => m.tool_call_id)).toEqual([log[2].id]);
     // The work item goes away once the pass is complete (just after its last entry).
     await waitUntil("the work item to be completed", async () => {
-      const row = await t.platform.ctx.db.pool.query(`SELECT 1 FROM session_runs WHERE "sessionId" = $1`, [session.id]);
+      const row = await t.platform.ctx.db.pool.query(
+        `SELECT 1 FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`,
+        [session.id],
+      );
       return row.rowCount === 0 ? true : undefined;
     });
   });
@@ -173,19 +176,43 @@ describe("crash recovery (kill -9 of the worker mid-turn)", () => {
     expect(chatCalls()).toHaveLength(2);
   });
 
-  it("gives the lease back on a graceful stop, so another worker resumes at once", async () => {
+  it("lets a turn in progress finish on a graceful stop (drain), then exits", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    fake.enqueue({ text: "a few slow words", chunkDelayMs: 200 });
+    const worker = await startWorker({ WORKER_DRAIN_MS: "60000" });
+    const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("hello")] });
+    await waitUntil("the model call", async () => (chatCalls()[0]?.outcome === "pending" ? true : undefined));
+    await stopWorker(worker); // SIGTERM: no new claims, the turn in progress finishes first
+    expect(worker.exitCode).toBe(0);
+    const log = await waitForIdle(t, t.tenant, session.id);
+    expect(types(log)).toEqual([
+      "user.message",
+      "session.status_running",
+      "agent.message",
+      "agent.usage",
+      "session.status_idle",
+    ]);
+    expect(log[2].content[0].text).toBe("a few slow words");
+    expect(chatCalls()).toHaveLength(1);
+    const job = await t.platform.ctx.db.pool.query(`SELECT 1 FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`, [
+      session.id,
+    ]);
+    expect(job.rowCount).toBe(0);
+  });
+
+  it("gives the lease back on a graceful stop past the drain time, so another worker resumes at once", async () => {
     const agent = await createAgent(t, t.tenant, { model: MODEL });
     fake.enqueue({ text: "slow words that will be cut short by the stop", chunkDelayMs: 1_000 }, { text: "Resumed." });
-    const first = await startWorker({ WORKER_LEASE_MS: "600000" });
+    const first = await startWorker({ WORKER_LEASE_MS: "600000", WORKER_DRAIN_MS: "0" });
     const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("hello")] });
     await waitUntil("the model call", async () => (chatCalls()[0]?.outcome === "pending" ? true : undefined));
     await stopWorker(first); // SIGTERM
     expect(first.exitCode).toBe(0);
     const run = await t.platform.ctx.db.pool.query(
-      `SELECT "leaseOwner", "leaseExpiresAt" FROM session_runs WHERE "sessionId" = $1`,
+      `SELECT "leaseOwner", "dueAt" <= now() AS "due" FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`,
       [session.id],
     );
-    expect(run.rows).toEqual([{ leaseOwner: null, leaseExpiresAt: null }]);
+    expect(run.rows).toEqual([{ leaseOwner: null, due: true }]);
 
     // With a 10-minute lease, only a released lease lets the next worker continue now.
     await startWorker({ WORKER_LEASE_MS: "600000" });

@@ -92,13 +92,17 @@ describe("POST /sessions", () => {
       },
       expect.objectContaining({ seq: 2, type: "user.message", content: [{ type: "text", text: "second message" }] }),
     ]);
-    const runs = await t.platform.ctx.db.pool.query('SELECT 1 FROM session_runs WHERE "sessionId" = $1', [s.id]);
+    const runs = await t.platform.ctx.db.pool.query(`SELECT 1 FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`, [
+      s.id,
+    ]);
     expect(runs.rowCount).toBe(1);
   });
 
   it("creates no work request when there are no initial events", async () => {
     const s = await newSession(t, tenant, { agent: agent.id });
-    const runs = await t.platform.ctx.db.pool.query('SELECT 1 FROM session_runs WHERE "sessionId" = $1', [s.id]);
+    const runs = await t.platform.ctx.db.pool.query(`SELECT 1 FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`, [
+      s.id,
+    ]);
     expect(runs.rowCount).toBe(0);
   });
 

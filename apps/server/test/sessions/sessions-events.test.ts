@@ -65,13 +65,13 @@ describe("POST /sessions/:id/events", () => {
     const s = await session();
     await postEvents(t, tenant, s.id, [message("wake up")]);
     const { rows } = await t.platform.ctx.db.pool.query(
-      'SELECT "generation"::int AS g FROM session_runs WHERE "sessionId" = $1',
+      `SELECT "generation"::int AS g FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`,
       [s.id],
     );
     expect(rows).toEqual([{ g: 1 }]);
     await postEvents(t, tenant, s.id, [message("again")]);
     const again = await t.platform.ctx.db.pool.query(
-      'SELECT "generation"::int AS g FROM session_runs WHERE "sessionId" = $1',
+      `SELECT "generation"::int AS g FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`,
       [s.id],
     );
     expect(again.rows).toEqual([{ g: 2 }]);
@@ -86,7 +86,7 @@ describe("POST /sessions/:id/events", () => {
     expect((await readLog(t, tenant, s.id)).length).toBe(1);
     // No new work request for a batch that appended nothing.
     const runs = await t.platform.ctx.db.pool.query(
-      'SELECT "generation"::int AS g FROM session_runs WHERE "sessionId" = $1',
+      `SELECT "generation"::int AS g FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`,
       [s.id],
     );
     expect(runs.rows).toEqual([{ g: 1 }]);

@@ -36,7 +36,9 @@ describe("PATCH /sessions/:id (rename)", () => {
   it("does not wake the worker", async () => {
     const s = await newSession(t, tenant, { agent: agentId });
     await rename(s.id, { title: "label" });
-    const runs = await t.platform.ctx.db.pool.query('SELECT 1 FROM session_runs WHERE "sessionId" = $1', [s.id]);
+    const runs = await t.platform.ctx.db.pool.query(`SELECT 1 FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`, [
+      s.id,
+    ]);
     expect(runs.rowCount).toBe(0);
   });
 
@@ -97,7 +99,9 @@ describe("DELETE /sessions/:id", () => {
     expectError(await t.http.delete(`${tenant.base}/sessions/${s.id}`).set(tenant.auth), 404, "session.not_found");
     const rows = await t.platform.ctx.db.pool.query('SELECT 1 FROM session_events WHERE "sessionId" = $1', [s.id]);
     expect(rows.rowCount).toBe(0);
-    const runs = await t.platform.ctx.db.pool.query('SELECT 1 FROM session_runs WHERE "sessionId" = $1', [s.id]);
+    const runs = await t.platform.ctx.db.pool.query(`SELECT 1 FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`, [
+      s.id,
+    ]);
     expect(runs.rowCount).toBe(0);
   });
 });

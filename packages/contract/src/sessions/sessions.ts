@@ -134,6 +134,7 @@ export const SessionListQuery = PageQuerySchema.extend({
 
 export type Session = z.infer<typeof SessionSchema>;
 export type PendingAction = z.infer<typeof PendingActionSchema>;
+export type StopReason = z.infer<typeof StopReasonSchema>;
 export type SessionResource = z.infer<typeof SessionResourceSchema>;
 export type CreateSessionInput = z.infer<typeof CreateSessionSchema>;
 export type SessionListQueryInput = z.infer<typeof SessionListQuery>;

@@ -1,15 +1,18 @@
 import type { RosterEntry } from "@agent-platform/contract";
-import { loadAgentVersion } from "../../agents/load-agent-version.js";
-import { checkBudgets, recordUsage } from "../../budgets/usage.js";
+import { loadAgentVersion } from "../../agents/index.js";
+import { checkBudgets, recordUsage } from "../../budgets/index.js";
 import type { AppContext } from "../../context.js";
 import { AppError } from "../../http/app-error.js";
 import { newId } from "../../ids.js";
-import { appendEvents } from "../../sessions/event-log.js";
-import { resolveExecutionSettings } from "../../sessions/resolve-execution.js";
-import { inTransaction } from "../../sessions/transaction.js";
-import { type Claim, insertClaimedRun } from "../../worker/queue.js";
-import { requestTurn } from "../../worker/request-turn.js";
-import { saveSessionLoopSettings } from "../loop/loop-settings.js";
+import { type Claim, insertClaimed } from "../../jobs/index.js";
+import { inTransaction } from "../../lib/transaction.js";
+import {
+  appendEvents,
+  requestTurn,
+  resolveExecutionSettings,
+  SESSION_TURN_KIND,
+  saveSessionLoopSettings,
+} from "../../sessions/index.js";
 import type { SessionRuntimeInfo } from "../tools/types.js";
 
 export interface ChildSession {
@@ -141,9 +144,10 @@ export async function createChildSession(
       amount: 1,
     });
     if (!background && input.claimAs) {
-      return insertClaimedRun(client, id, input.claimAs.token, input.claimAs.leaseMs);
+      const lease = { kind: SESSION_TURN_KIND, key: id, token: input.claimAs.token };
+      return insertClaimed(client, lease, {}, input.claimAs.leaseMs);
     }
-    await requestTurn(ctx, id, client);
+    await requestTurn(client, id);
     return undefined;
   });
   return { id, resumed: false, ...(claim ? { claim } : {}) };

@@ -1,14 +1,12 @@
 import type { AgentConfig, RosterEntry } from "@agent-platform/contract";
 import type { AppContext } from "../../context.js";
-import { appendEvents, type StoredEvent } from "../../sessions/event-log.js";
-import { requestTurn } from "../../worker/request-turn.js";
-import { readAll, type SessionDriver } from "../../worker/session-worker.js";
+import { appendEvents, requestTurn, type SessionLoopSettings, type StoredEvent } from "../../sessions/index.js";
 import { EV } from "../loop/events.js";
+import { InterruptRequested } from "../loop/interrupt-watch.js";
 import { analyzeLog, lastAgentText } from "../loop/log-state.js";
-import type { SessionLoopSettings } from "../loop/loop-settings.js";
-import { InterruptRequested } from "../loop/run-session.js";
 import type { RuntimeTool, SessionRuntimeInfo, ToolResult, ToolRunContext } from "../tools/types.js";
 import { createChildSession, isRefusal } from "./child-session.js";
+import type { SessionDriver } from "./session-driver.js";
 
 export const DELEGATE_PREFIX = "delegate_to_";
 export const COLLECT_TOOL = "collect_delegation";
@@ -122,9 +120,7 @@ export function delegationTools(input: {
           task,
           toolUseId: run.toolUseId,
           maxDelegations,
-          ...(entry.mode === "foreground"
-            ? { claimAs: { token: driver.newLeaseToken(), leaseMs: driver.leaseMs } }
-            : {}),
+          ...(entry.mode === "foreground" ? { claimAs: driver.newChildLease() } : {}),
         });
       } catch (error) {
         if (isRefusal(error)) return { content: error.message, isError: true };
@@ -139,7 +135,7 @@ export function delegationTools(input: {
         if (run.signal.reason instanceof InterruptRequested) await interruptChild(ctx, child.id);
         throw error;
       }
-      return childOutcome(child.id, await readAll(ctx, child.id));
+      return childOutcome(child.id, await driver.readLog(child.id));
     },
   });
 
@@ -166,7 +162,7 @@ export function delegationTools(input: {
           return { content: `Session ${sessionId} is not a delegation of this session`, isError: true };
         }
         await driver.runUntilSettled(sessionId, run.signal);
-        return childOutcome(sessionId, await readAll(ctx, sessionId));
+        return childOutcome(sessionId, await driver.readLog(sessionId));
       },
     });
   }
@@ -177,7 +173,7 @@ export function delegationTools(input: {
 async function interruptChild(ctx: AppContext, childId: string): Promise<void> {
   try {
     await appendEvents(ctx.db.pool, childId, [{ type: EV.userInterrupt, payload: {} }]);
-    await requestTurn(ctx, childId);
+    await requestTurn(ctx.db.pool, childId);
   } catch (error) {
     ctx.logger.warn({ err: error, sessionId: childId }, "could not interrupt the subagent session");
   }

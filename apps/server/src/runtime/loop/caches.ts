@@ -1,5 +1,5 @@
 import type { AgentConfig } from "@agent-platform/contract";
-import type { StoredEvent } from "../../sessions/event-log.js";
+import type { StoredEvent } from "../../sessions/index.js";
 
 /**
  * Session logs the worker read recently. A log is append-only and its entries immutable, so a cached prefix stays

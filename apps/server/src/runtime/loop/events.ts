@@ -1,5 +1,5 @@
-import type { PendingAction } from "@agent-platform/contract";
-import type { NewEvent } from "../../sessions/event-log.js";
+import type { PendingAction, StopReason } from "@agent-platform/contract";
+import type { NewEvent } from "../../sessions/index.js";
 
 /** Log entry types the loop reads and writes (design.md §5, docs/sessions.md "How a turn runs"). */
 export const EV = {
@@ -19,8 +19,6 @@ export const EV = {
   usage: "agent.usage",
   mcpServerUnavailable: "session.mcp_server_unavailable",
 } as const;
-
-export type StopReason = "end_turn" | "requires_action" | "interrupted" | "max_turns" | "error";
 
 export interface TextPart {
   type: "text";

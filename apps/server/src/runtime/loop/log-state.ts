@@ -1,8 +1,8 @@
-import type { PendingAction } from "@agent-platform/contract";
-import type { StoredEvent } from "../../sessions/event-log.js";
+import type { PendingAction, StopReason } from "@agent-platform/contract";
+import type { ConversationMessage, ConversationToolResult } from "../../models/index.js";
+import type { StoredEvent } from "../../sessions/index.js";
 import { qualifyMcpToolName } from "../mcp/index.js";
-import type { ConversationMessage, ConversationToolResult } from "../models/index.js";
-import { contentText, EV, type StopReason } from "./events.js";
+import { contentText, EV } from "./events.js";
 
 /**
  * The state of a session rebuilt from its log alone (the log is the source of truth): what the model said, which tool

@@ -1,19 +1,17 @@
 import type { PendingAction } from "@agent-platform/contract";
 import type pg from "pg";
-import { appendEvents, type NewEvent, type StoredEvent } from "../../sessions/event-log.js";
+import { JobLeaseLost } from "../../jobs/index.js";
+import { appendEvents, type NewEvent, SESSION_TURN_KIND, type StoredEvent } from "../../sessions/index.js";
 
-/** The claim a worker pass holds on a session (`session_runs.leaseOwner`). */
+/** The claim a worker pass holds on a session: the lease token of its `session.turn` job. */
 export interface Lease {
   sessionId: string;
   token: string;
 }
 
 /** The lease was taken by another worker (this one stalled past its expiry): stop without writing anything. */
-export class LeaseLost extends Error {
-  override readonly name = "LeaseLost";
-  constructor(sessionId: string) {
-    super(`Lost the lease on session ${sessionId}`);
-  }
+export function leaseLost(sessionId: string): JobLeaseLost {
+  return new JobLeaseLost(SESSION_TURN_KIND, sessionId);
 }
 
 /** The session was deleted while the loop ran it. */
@@ -40,7 +38,7 @@ export interface CommitPlan {
 
 /**
  * Appends loop events in one transaction fenced by the lease. One statement locks the session row and then reads the
- * lease row `FOR SHARE` (the order every writer uses: ingestion locks `sessions`, then `session_runs`): a concurrent
+ * job row `FOR SHARE` (the order every writer uses: ingestion locks `sessions`, then `jobs`): a concurrent
  * claim waits for this commit, or this commit sees the new owner and rolls back. The plan is built from the current
  * head `lastSeq` (so a caller can decide on what really is the end of the log); the events are appended gap-free and
  * the head (`status`, `stopReason`, `pendingActions`) updated in the same transaction. Returns the stored events.
@@ -60,11 +58,12 @@ export async function commitFenced(
     const [, head] = (await client.query(
       `BEGIN; WITH s AS MATERIALIZED (SELECT "id", "lastSeq" FROM sessions WHERE "id" = ${id} FOR UPDATE)
        SELECT s."lastSeq", r."leaseOwner" FROM s
-       LEFT JOIN LATERAL (SELECT "leaseOwner" FROM session_runs WHERE "sessionId" = s."id" FOR SHARE) r ON true`,
+       LEFT JOIN LATERAL (SELECT "leaseOwner" FROM jobs WHERE "kind" = '${SESSION_TURN_KIND}' AND "key" = s."id"
+         FOR SHARE) r ON true`,
     )) as unknown as pg.QueryResult<{ lastSeq: number; leaseOwner: string | null }>[];
     const row = head?.rows[0];
     if (!row) throw new SessionGone(lease.sessionId);
-    if (row.leaseOwner !== lease.token) throw new LeaseLost(lease.sessionId);
+    if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
     const { events, status, pendingActionsOnly } = plan(row.lastSeq);
     const stored = await appendEvents(client, lease.sessionId, events);
     if (status) {

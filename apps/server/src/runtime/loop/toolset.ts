@@ -1,7 +1,9 @@
 import type { AgentConfig, ToolPolicy } from "@agent-platform/contract";
+import type { ModelToolDefinition } from "../../models/index.js";
+import type { NewEvent } from "../../sessions/index.js";
 import { type McpConnectionSet, qualifyMcpToolName } from "../mcp/index.js";
-import type { ModelToolDefinition } from "../models/index.js";
 import type { RuntimeTool, ToolResult, ToolRunContext } from "../tools/types.js";
+import { EV } from "./events.js";
 
 /** A tool offered to the model in one pass, with its effective permission policy. */
 export interface LoopTool extends RuntimeTool {
@@ -92,4 +94,16 @@ export function assembleToolset(
 function normaliseSchema(schema: Record<string, unknown>): Record<string, unknown> {
   if (schema.type === undefined) return { type: "object", properties: {}, ...schema };
   return schema;
+}
+
+/** The tool-use entry for a call of the model: MCP and custom tools have their own types; unknown names stay plain. */
+export function toolUseEvent(tools: Toolset, name: string, input: unknown): NewEvent {
+  const tool = tools.tools.get(name);
+  const confirm =
+    tool && tool.origin !== "custom" && tool.policy === "always_ask" ? { requiresConfirmation: true } : {};
+  if (tool?.origin === "mcp") {
+    return { type: EV.mcpToolUse, payload: { serverName: tool.serverName, name: tool.toolName, input, ...confirm } };
+  }
+  if (tool?.origin === "custom") return { type: EV.customToolUse, payload: { name, input } };
+  return { type: EV.toolUse, payload: { name, input, ...confirm } };
 }

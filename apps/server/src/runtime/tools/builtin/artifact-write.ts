@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ARTIFACT_LIMITS, ArtifactLimitError, writeArtifact } from "../../../artifacts/write-artifact.js";
+import { ARTIFACT_LIMITS, ArtifactLimitError, writeArtifact } from "../../../artifacts/index.js";
 import { defineBuiltinTool } from "../define-tool.js";
 import { fail, ok } from "../tool-result.js";
 import type { RuntimeTool } from "../types.js";

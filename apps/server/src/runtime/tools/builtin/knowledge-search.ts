@@ -1,6 +1,6 @@
 import { LIMITS } from "@agent-platform/contract";
 import { z } from "zod";
-import { searchKnowledge } from "../../../knowledge-bases/search-knowledge.js";
+import { searchKnowledge } from "../../../knowledge-bases/index.js";
 import { defineBuiltinTool } from "../define-tool.js";
 import { json } from "../tool-result.js";
 import type { RuntimeTool } from "../types.js";

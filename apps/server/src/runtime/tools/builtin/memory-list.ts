@@ -1,6 +1,6 @@
 import { LIMITS } from "@agent-platform/contract";
 import { z } from "zod";
-import { listMemory } from "../../../memory-stores/memory-entries.js";
+import { listMemory } from "../../../memory-stores/index.js";
 import { defineBuiltinTool } from "../define-tool.js";
 import { fail, json } from "../tool-result.js";
 import type { MemoryMount, RuntimeTool } from "../types.js";

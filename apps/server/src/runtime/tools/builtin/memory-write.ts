@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { writeMemory } from "../../../memory-stores/memory-entries.js";
+import { writeMemory } from "../../../memory-stores/index.js";
 import { defineBuiltinTool } from "../define-tool.js";
 import { fail, ok } from "../tool-result.js";
 import type { MemoryMount, RuntimeTool } from "../types.js";

@@ -1,6 +1,6 @@
 import type { SkillManifest } from "@agent-platform/contract";
 import { z } from "zod";
-import { type LoadedSkillFiles, loadSkillFiles } from "../../../skills/version-store.js";
+import { type LoadedSkillFiles, loadSkillFiles } from "../../../skills/index.js";
 import { defineBuiltinTool } from "../define-tool.js";
 import { fail, json, ok } from "../tool-result.js";
 import type { RuntimeTool } from "../types.js";

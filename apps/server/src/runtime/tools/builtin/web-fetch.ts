@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { checkEgress, type MergedEgressPolicy } from "../../../governance/index.js";
 import { findAddressRefusal, type OutboundFetch } from "../../../lib/outbound/index.js";
 import { defineBuiltinTool } from "../define-tool.js";
-import { checkEgress, type MergedEgressPolicy } from "../egress/egress-policy.js";
 import { sessionEgressPolicy } from "../egress/session-egress.js";
 import { htmlToText } from "../http/html-to-text.js";
 import { callSignal, decodeText, describeFetchError, isTextual, readBounded, USER_AGENT } from "../http/outbound.js";

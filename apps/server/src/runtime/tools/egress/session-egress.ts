@@ -1,6 +1,5 @@
-import { loadWorkspaceEgressPolicy } from "../../../governance/egress-policy-service.js";
+import { loadWorkspaceEgressPolicy, type MergedEgressPolicy, mergeEgressPolicies } from "../../../governance/index.js";
 import type { ToolRunContext } from "../types.js";
-import { type MergedEgressPolicy, mergeEgressPolicies } from "./egress-policy.js";
 
 /**
  * The effective egress policy of a call: the workspace policy as it is now (read on every call, so a change applies at

@@ -1,6 +1,6 @@
+import { checkEgress } from "../../../governance/index.js";
 import { findAddressRefusal } from "../../../lib/outbound/index.js";
-import { openVaultSecrets } from "../../../vaults/vault-secrets.js";
-import { checkEgress } from "../egress/egress-policy.js";
+import { openVaultSecrets } from "../../../vaults/index.js";
 import { sessionEgressPolicy } from "../egress/session-egress.js";
 import { callSignal, decodeText, describeFetchError, readBounded, USER_AGENT } from "../http/outbound.js";
 import { fail, ok } from "../tool-result.js";

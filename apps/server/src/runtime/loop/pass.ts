@@ -1,0 +1,234 @@
+import type { AgentConfig, PendingAction, StopReason } from "@agent-platform/contract";
+import type pg from "pg";
+import { loadAgentVersion, loadMcpHeaders } from "../../agents/index.js";
+import { recordUsage } from "../../budgets/index.js";
+import type { AppContext } from "../../context.js";
+import { raceAbort } from "../../lib/abort.js";
+import { type ModelSpec, parseModelSpec } from "../../models/index.js";
+import { type NewEvent, readEvents, type SessionLoopSettings, type StoredEvent } from "../../sessions/index.js";
+import { type McpConnectionSet, openMcpConnections } from "../mcp/index.js";
+import type { SessionRuntimeInfo, ToolResult } from "../tools/types.js";
+import type { LoopDeps } from "./deps.js";
+import { errorEvent, idleEvent, runningEvent } from "./events.js";
+import type { InterruptWatch } from "./interrupt-watch.js";
+import type { LoopSessionRow } from "./load-session.js";
+import type { LogState, ToolUseState } from "./log-state.js";
+import { loopMetrics } from "./metrics.js";
+import { type CommitPlan, commitFenced, type Lease, type StatusChange } from "./session-writer.js";
+import { assembleToolset, customTools, mcpTools, type Toolset } from "./toolset.js";
+
+const LOG_PAGE = 5_000;
+
+/** The head change that ends a turn. */
+export function idleStatus(stopReason: StopReason, pending: PendingAction[] = []): StatusChange {
+  return { status: "idle", stopReason, pendingActions: pending };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What one pass over a claimed session knows and does between steps: the log (a cached prefix completed by `refresh`),
+ * the fenced writes, and the agent version with its tools and MCP connections, loaded once per pass when first needed.
+ */
+export class SessionPass {
+  readonly ctx: AppContext;
+  readonly pool: pg.Pool;
+  readonly settings: SessionLoopSettings;
+  readonly info: SessionRuntimeInfo;
+  /** The log so far (entries never change, so a cached prefix stays valid). */
+  readonly log: StoredEvent[];
+  /** The session head's pending actions as last written. */
+  headPending: PendingAction[];
+  /** MCP servers that could not be listed are reported once per pass, with the first model response lacking them. */
+  mcpFailuresReported = false;
+  /** Usage of the last model call is recorded while the loop goes on, and awaited before the next budget check. */
+  recording: Promise<void> = Promise.resolve();
+  private agent: AgentConfig | undefined;
+  private toolset: Toolset | undefined;
+  private mcp: McpConnectionSet | undefined;
+
+  constructor(
+    readonly deps: LoopDeps,
+    readonly lease: Lease,
+    session: LoopSessionRow,
+    settings: SessionLoopSettings,
+    readonly interrupts: InterruptWatch,
+  ) {
+    this.ctx = deps.ctx;
+    this.pool = deps.ctx.db.pool;
+    this.settings = settings;
+    this.headPending = session.pendingActions;
+    this.info = {
+      id: session.id,
+      projectId: session.projectId,
+      workspaceId: session.workspaceId,
+      agentId: session.agentId,
+      agentVersion: session.agentVersion,
+      environmentId: session.environmentId,
+      vaultIds: session.vaultIds,
+      resources: session.resources,
+    };
+    this.log = deps.logCache.take(session.id);
+  }
+
+  /** Reads the entries after the cached prefix. */
+  async refresh(): Promise<void> {
+    for (;;) {
+      const after = this.log.length > 0 ? this.log[this.log.length - 1]!.seq : 0;
+      const page = await readEvents(this.pool, this.info.id, after, LOG_PAGE);
+      this.log.push(...page);
+      if (page.length < LOG_PAGE) break;
+    }
+    this.interrupts.known(this.log.length > 0 ? this.log[this.log.length - 1]!.seq : 0);
+  }
+
+  /** A fenced commit planned on the session's current head `lastSeq`. */
+  async commit(plan: (headSeq: number) => CommitPlan): Promise<StoredEvent[]> {
+    let status: StatusChange | undefined;
+    const stored = await commitFenced(this.pool, this.lease, (head) => {
+      const p = plan(head);
+      status = p.status;
+      if (p.pendingActionsOnly) this.headPending = p.pendingActionsOnly;
+      // Known before the commit, so the notification of our own entries does not trigger an interrupt check.
+      this.interrupts.known(head + p.events.length);
+      return p;
+    });
+    if (status) this.headPending = status.pendingActions;
+    if (status?.status === "idle") loopMetrics.turnsEnded++;
+    return stored;
+  }
+
+  append(events: NewEvent[], status?: StatusChange): Promise<StoredEvent[]> {
+    return this.commit(() => ({ events, ...(status ? { status } : {}) }));
+  }
+
+  /** Ends the turn with `session.error`. */
+  failTurn(code: string, message: string, before: NewEvent[] = []): Promise<StoredEvent[]> {
+    return this.append([...before, errorEvent(code, message), idleEvent("error")], idleStatus("error"));
+  }
+
+  /** Opens a turn (`session.status_running`) unless one is open; its model calls are counted from zero. */
+  async openTurn(state: LogState): Promise<void> {
+    if (state.turnOpen) return;
+    state.modelCallsInTurn = 0;
+    await this.commit((head) => {
+      // Nothing arrived since the analysis: the state still covers the whole log once this entry is in.
+      if (head === state.lastSeq) state.lastSeq = head + 1;
+      return { events: [runningEvent()], status: { status: "running", stopReason: null, pendingActions: [] } };
+    });
+  }
+
+  async loadAgent(): Promise<AgentConfig> {
+    if (this.agent) return this.agent;
+    const { agentCache } = this.deps;
+    const { projectId, agentId, agentVersion } = this.info;
+    this.agent = agentCache.get(agentId, agentVersion);
+    if (!this.agent) {
+      this.agent = (await loadAgentVersion(this.ctx, projectId, agentId, agentVersion)).config;
+      agentCache.set(agentId, agentVersion, this.agent);
+    }
+    return this.agent;
+  }
+
+  /** The model of the pass: the session's override (roster entry `model`) or the agent version's. */
+  modelSpec(config: AgentConfig): ModelSpec | { code: string; message: string } {
+    const parsed = parseModelSpec(this.settings.model ?? config.model);
+    return parsed.ok ? parsed.spec : parsed.error;
+  }
+
+  private connections(config: AgentConfig): McpConnectionSet | undefined {
+    if (config.mcpServers.length === 0) return undefined;
+    this.mcp ??= openMcpConnections(
+      config.mcpServers.map((s) => ({ name: s.name, url: s.url })),
+      (serverName) => loadMcpHeaders(this.ctx, this.info.agentId, serverName),
+      {
+        connectTimeoutMs: this.deps.mcpConnectTimeoutMs,
+        callTimeoutMs: this.deps.mcpCallTimeoutMs,
+        fetch: this.ctx.outbound.fetch,
+      },
+    );
+    return this.mcp;
+  }
+
+  async tools(stepSignal: AbortSignal): Promise<Toolset> {
+    if (this.toolset) return this.toolset;
+    const config = await this.loadAgent();
+    const conn = this.connections(config);
+    const [provided, listed] = await Promise.all([
+      this.deps.resolveTools({ ctx: this.ctx, session: this.info, agent: config }),
+      conn ? mcpTools(conn, stepSignal) : Promise.resolve({ tools: [], failures: [] }),
+    ]);
+    for (const failure of listed.failures) {
+      this.ctx.logger.warn(
+        { sessionId: this.info.id, serverName: failure.serverName, reason: failure.message },
+        "MCP tools unavailable",
+      );
+    }
+    // A listing cut short by an interrupt is not kept: the next step lists again.
+    if (stepSignal.aborted) throw stepSignal.reason;
+    this.toolset = assembleToolset(
+      config,
+      [
+        provided,
+        listed.tools,
+        customTools(config),
+        this.deps.delegationTools({ session: this.info, agent: config, settings: this.settings }),
+      ],
+      { readonly: this.settings.readonly, mcpFailures: listed.failures },
+    );
+    return this.toolset;
+  }
+
+  async executeToolUse(use: ToolUseState, stepSignal: AbortSignal): Promise<ToolResult> {
+    const config = await this.loadAgent();
+    if (use.kind === "mcp") {
+      const conn = this.connections(config);
+      if (!conn || !config.mcpServers.some((s) => s.name === use.serverName)) {
+        return { content: `MCP server "${use.serverName}" is not configured on this agent version`, isError: true };
+      }
+      return raceAbort(conn.callTool(use.name, use.input, stepSignal), stepSignal);
+    }
+    const tools = await this.tools(stepSignal);
+    const tool = tools.tools.get(use.name);
+    if (!tool?.execute) {
+      const known = [...tools.tools.keys()].filter((n) => tools.tools.get(n)?.execute);
+      return {
+        content: `Unknown tool "${use.name}". Available tools: ${known.length > 0 ? known.join(", ") : "none"}`,
+        isError: true,
+      };
+    }
+    if (!isPlainObject(use.input)) return { content: `Input of ${use.name} must be a JSON object`, isError: true };
+    try {
+      const run = { ctx: this.ctx, session: this.info, agent: config, signal: stepSignal, toolUseId: use.id };
+      return await raceAbort(tool.execute(use.input, run), stepSignal);
+    } catch (error) {
+      if (stepSignal.aborted) throw stepSignal.reason;
+      this.ctx.logger.error({ err: error, sessionId: this.info.id, tool: use.name }, "tool threw");
+      return {
+        content: `${use.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        isError: true,
+      };
+    }
+  }
+
+  /** Records the usage of a model call off the critical path (awaited before the next budget check). */
+  recordModelUsage(tokens: number): void {
+    const owner = { workspaceId: this.info.workspaceId, agentId: this.info.agentId };
+    this.recording = Promise.all([
+      recordUsage(this.pool, { ...owner, meter: "tokens", amount: tokens }),
+      recordUsage(this.pool, { ...owner, meter: "model_calls", amount: 1 }),
+    ]).then(
+      () => {},
+      (error) => this.ctx.logger.error({ err: error, sessionId: this.info.id }, "recording usage failed"),
+    );
+  }
+
+  /** Ends the pass: the log goes back to the cache, pending usage is written, MCP connections close. */
+  async close(): Promise<void> {
+    this.interrupts.close();
+    this.deps.logCache.put(this.info.id, this.log);
+    await Promise.all([this.recording, this.mcp?.close()]);
+  }
+}

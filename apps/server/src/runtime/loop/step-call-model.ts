@@ -1,0 +1,122 @@
+import { checkBudgets } from "../../budgets/index.js";
+import { AppError } from "../../http/app-error.js";
+import { callModel, formatModelSpec, ModelCallError, type ModelSpec } from "../../models/index.js";
+import type { NewEvent } from "../../sessions/index.js";
+import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
+import { buildConversation, type LogState } from "./log-state.js";
+import { loopMetrics } from "./metrics.js";
+import { idleStatus, type SessionPass } from "./pass.js";
+import { toolUseEvent } from "./toolset.js";
+
+/** What a step tells the loop: the session waits or has nothing to do (`settled`), or look at the log again. */
+export type StepOutcome = "settled" | "again";
+
+/**
+ * The `call_model` step: opens the turn (committed while the budgets are checked and the model is called), enforces
+ * the cap on model calls per turn and the blocking budgets, calls the model and appends its response.
+ */
+export async function callModelStep(pass: SessionPass, state: LogState, stepSignal: AbortSignal): Promise<StepOutcome> {
+  const running = pass.openTurn(state);
+  running.catch(() => {});
+  const cap = pass.settings.maxModelCalls ?? pass.deps.maxModelCalls;
+  if (state.modelCallsInTurn >= cap) {
+    await running;
+    await pass.append([idleEvent("max_turns")], idleStatus("max_turns"));
+    return "settled";
+  }
+  const fail = async (code: string, message: string): Promise<StepOutcome> => {
+    await running;
+    await pass.failTurn(code, message);
+    return "settled";
+  };
+  let config: Awaited<ReturnType<SessionPass["loadAgent"]>>;
+  try {
+    config = await pass.loadAgent();
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return fail(error.code, error.message);
+  }
+  const spec = pass.modelSpec(config);
+  if ("code" in spec) return fail(spec.code, spec.message);
+  await pass.recording;
+  const exceeded = await checkBudgets(pass.pool, {
+    workspaceId: pass.info.workspaceId,
+    agentId: pass.info.agentId,
+    meters: ["tokens", "model_calls"],
+  });
+  if (exceeded) {
+    const owner = exceeded.scope === "workspace" ? "The workspace" : "This agent";
+    return fail(
+      "budget.exceeded",
+      `${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget for the period`,
+    );
+  }
+  try {
+    return (await modelCall(pass, state, spec, stepSignal, running)) ? "settled" : "again";
+  } catch (error) {
+    if (!(error instanceof ModelCallError)) throw error;
+    return fail(error.code, error.message);
+  }
+}
+
+/**
+ * Calls the model, then appends its response and usage in one statement. Returns true when that statement also ended
+ * the turn (a final answer with nothing new in the log meanwhile).
+ */
+async function modelCall(
+  pass: SessionPass,
+  state: LogState,
+  spec: ModelSpec,
+  stepSignal: AbortSignal,
+  running: Promise<void>,
+): Promise<boolean> {
+  const config = await pass.loadAgent();
+  const tools = await pass.tools(stepSignal);
+  const messages = buildConversation(pass.log, state.steps);
+  // The model call overlaps the commit of `session.status_running`; the response is appended after it. Both are
+  // waited for, whatever happens, so that nothing of this step is still being written when the loop moves on.
+  const cancel = new AbortController();
+  running.catch(() => cancel.abort());
+  const started = performance.now();
+  const call = callModel({
+    spec,
+    settings: pass.deps.providerSettings,
+    ...(config.system ? { system: config.system } : {}),
+    messages,
+    tools: tools.definitions,
+    signal: AbortSignal.any([stepSignal, cancel.signal]),
+  }).finally(() => {
+    loopMetrics.modelCalls++;
+    loopMetrics.modelCallMs += performance.now() - started;
+  });
+  const [called, opened] = await Promise.allSettled([call, running]);
+  if (opened.status === "rejected") throw opened.reason;
+  if (called.status === "rejected") throw called.reason;
+  const result = called.value;
+  // What the call had in its context (`openTurn` counts its own entry when nothing came in between).
+  const contextSeq = state.lastSeq;
+  const events: NewEvent[] = [];
+  if (!pass.mcpFailuresReported) {
+    events.push(...tools.mcpFailures.map(mcpServerUnavailableEvent));
+    pass.mcpFailuresReported = true;
+  }
+  if (result.text.length > 0) events.push({ type: EV.agentMessage, payload: { content: textContent(result.text) } });
+  for (const toolCall of result.toolCalls) events.push(toolUseEvent(tools, toolCall.name, toolCall.input));
+  events.push({
+    type: EV.usage,
+    payload: {
+      model: formatModelSpec(spec),
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      contextSeq,
+    },
+  });
+  // A final answer with nothing new in the log since the call started ends the turn in the same transaction.
+  let ended = false;
+  await pass.commit((head) => {
+    ended = result.toolCalls.length === 0 && head === contextSeq;
+    return ended ? { events: [...events, idleEvent("end_turn")], status: idleStatus("end_turn") } : { events };
+  });
+  pass.recordModelUsage(result.usage.inputTokens + result.usage.outputTokens);
+  return ended;
+}

@@ -1,0 +1,37 @@
+import type { AppContext } from "../../context.js";
+import type { JobKind } from "../../jobs/index.js";
+import { readProviderSettings } from "../../models/index.js";
+import { subscribeSessionEvents } from "../../sessions/index.js";
+import { delegationTools } from "../delegation/delegation-tools.js";
+import { AgentConfigCache, LogCache } from "../loop/caches.js";
+import { resolveSessionTools } from "../tools/resolve-session-tools.js";
+import { sessionTurnKind } from "./session-turn-kind.js";
+import { readTurnSettings } from "./settings.js";
+import { type InlineRunner, TurnDriver } from "./turn-driver.js";
+
+export type { InlineRunner } from "./turn-driver.js";
+
+/**
+ * The agent runtime's job kind (`session.turn`), wired with its dependencies: providers, caches, the tools, and the
+ * delegation driver, which runs child sessions through `runner` (the process's job runner, known once it exists).
+ */
+export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): JobKind<object> {
+  const settings = readTurnSettings(ctx.config.env);
+  const driver = new TurnDriver(ctx, settings.leaseMs, runner);
+  return sessionTurnKind(
+    ctx,
+    {
+      ctx,
+      providerSettings: readProviderSettings(ctx.config.env),
+      maxModelCalls: settings.maxModelCalls,
+      mcpConnectTimeoutMs: settings.mcpConnectTimeoutMs,
+      mcpCallTimeoutMs: settings.mcpCallTimeoutMs,
+      resolveTools: resolveSessionTools,
+      delegationTools: (input) => delegationTools({ ...input, ctx, driver }),
+      subscribe: (sessionId, onSeq) => subscribeSessionEvents(ctx, sessionId, onSeq),
+      logCache: new LogCache(settings.logCacheEvents),
+      agentCache: new AgentConfigCache(1_000),
+    },
+    settings,
+  );
+}

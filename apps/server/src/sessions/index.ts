@@ -1,0 +1,12 @@
+// What other folders (the agent runtime, automations, experiments) may use of the sessions area.
+export { createSession } from "./create-session.js";
+export { appendEvents, type NewEvent, readEvents, type StoredEvent } from "./event-log.js";
+export { subscribeSessionEvents } from "./event-notifier.js";
+export {
+  DEFAULT_LOOP_SETTINGS,
+  loadSessionLoopSettings,
+  type SessionLoopSettings,
+  saveSessionLoopSettings,
+} from "./loop-settings.js";
+export { requestTurn, SESSION_TURN_KIND } from "./request-turn.js";
+export { resolveExecutionSettings } from "./resolve-execution.js";
