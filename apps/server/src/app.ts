@@ -3,6 +3,7 @@ import { createExpressEndpoints } from "@ts-rest/express";
 import express from "express";
 import { agentRoutes } from "./agents/routes.js";
 import { artifactsRoutes } from "./artifacts/routes.js";
+import { artifactFileDownloads } from "./artifacts/serve-artifact-file.js";
 import { budgetRoutes } from "./budgets/routes.js";
 import type { AppContext } from "./context.js";
 import { datasetRoutes } from "./datasets/routes.js";
@@ -16,7 +17,7 @@ import { healthRouter } from "./http/health.js";
 import { idempotency } from "./http/idempotency.js";
 import { jsonBody } from "./http/json-body.js";
 import { unknownRoute } from "./http/not-found.js";
-import { PUBLIC_PREFIX, publicRoutes } from "./http/public-routes.js";
+import { PUBLIC_PREFIX } from "./http/public-routes.js";
 import { rateLimitFor } from "./http/rate-limit.js";
 import { requestIdAndLog } from "./http/request-id.js";
 import { requestValidationErrorHandler } from "./http/request-validation.js";
@@ -26,6 +27,7 @@ import { memoryStoreRoutes } from "./memory-stores/routes.js";
 import { platformRoutes } from "./platform/routes.js";
 import { serverlessToolRoutes } from "./serverless-tools/routes.js";
 import { sessionRoutes } from "./sessions/routes.js";
+import { skillFileDownloads } from "./skills/file-links.js";
 import { registerSkillsRoutes } from "./skills/routes.js";
 import { vaultRoutes } from "./vaults/routes.js";
 
@@ -40,7 +42,8 @@ export function createApp(ctx: AppContext): express.Express {
   if (cors) app.use(cors);
   app.use(healthRouter(ctx));
   app.use(docsRouter());
-  app.use(PUBLIC_PREFIX, publicRoutes(ctx));
+  app.use(`${PUBLIC_PREFIX}/skills`, skillFileDownloads(ctx));
+  app.use(`${PUBLIC_PREFIX}/artifacts`, artifactFileDownloads(ctx));
   const auth = authenticate(ctx);
   // Unset RATE_LIMIT_PER_MINUTE: no limiter in the chain at all.
   const rateLimit = rateLimitFor(ctx.config.env.RATE_LIMIT_PER_MINUTE, ctx.db.pool, ctx.logger);

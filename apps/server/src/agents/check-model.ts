@@ -1,6 +1,6 @@
 import type { ModelRef } from "@agent-platform/contract";
 import { AppError } from "../http/app-error.js";
-import { checkModelAvailable, type ProviderSettings, parseModelSpec } from "../runtime/models/index.js";
+import { checkModelAvailable, type ProviderSettings, parseModelSpec } from "../models/index.js";
 
 /**
  * A model reference is checked at write time as far as it can be known then (design.md §4): the provider must exist

@@ -1,6 +1,8 @@
 import type { AppContext } from "../context.js";
+import { resolveExecutionReferences } from "../execution/index.js";
 import { AppError } from "../http/app-error.js";
-import { readProviderSettings } from "../runtime/models/index.js";
+import { existingKnowledgeBaseIds } from "../knowledge-bases/index.js";
+import { readProviderSettings } from "../models/index.js";
 import type { AgentDraft } from "./agent-draft.js";
 import { checkModel } from "./check-model.js";
 import { resolveRoster } from "./resolve-roster.js";
@@ -65,11 +67,7 @@ export async function resolveReferences(
 
 async function checkKnowledgeBases(ctx: AppContext, scope: ReferenceScope, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  const found = await ctx.db.prisma.knowledgeBase.findMany({
-    where: { projectId: scope.projectId, id: { in: ids } },
-    select: { id: true },
-  });
-  const known = new Set(found.map((kb) => kb.id));
+  const known = await existingKnowledgeBaseIds(ctx.db.prisma, scope.projectId, ids);
   const missing = ids.filter((id) => !known.has(id));
   if (missing.length > 0) {
     throw new AppError(
@@ -80,57 +78,30 @@ async function checkKnowledgeBases(ctx: AppContext, scope: ReferenceScope, ids: 
   }
 }
 
+const DEFAULTS_CODES = {
+  environment: "agent.environment_not_found",
+  vault: "agent.vault_not_found",
+  memoryStore: "agent.memory_store_not_found",
+} as const;
+
+/** `defaults` in stored form: vaults and memory stores as ids, `memoryStoreName` from the real store. */
 async function resolveDefaults(ctx: AppContext, scope: ReferenceScope, defaults: Defaults): Promise<Defaults> {
-  const prisma = ctx.db.prisma;
-  const vaultRefs = defaults.vaultIds ?? [];
-  const storeRefs = (defaults.resources ?? []).map((r) => r.memoryStoreId);
-  const [environment, vaults, stores] = await Promise.all([
-    defaults.environmentId
-      ? prisma.environment.findFirst({
-          where: { id: defaults.environmentId, projectId: scope.projectId },
-          select: { archivedAt: true },
-        })
-      : null,
-    vaultRefs.length
-      ? prisma.vault.findMany({
-          where: { workspaceId: scope.workspaceId, OR: [{ id: { in: vaultRefs } }, { name: { in: vaultRefs } }] },
-          select: { id: true, name: true },
-        })
-      : [],
-    storeRefs.length
-      ? prisma.memoryStore.findMany({
-          where: { projectId: scope.projectId, OR: [{ id: { in: storeRefs } }, { name: { in: storeRefs } }] },
-          select: { id: true, name: true },
-        })
-      : [],
-  ]);
-  if (defaults.environmentId && (!environment || environment.archivedAt)) {
-    throw new AppError(
-      "agent.environment_not_found",
-      `Environment ${defaults.environmentId} ${environment ? "is archived" : "was not found in this project"}`,
-    );
-  }
-  const byRef = <T extends { id: string; name: string }>(rows: T[], ref: string) =>
-    rows.find((row) => row.id === ref) ?? rows.find((row) => row.name === ref);
-  const vaultIds = vaultRefs.map((ref) => {
-    const vault = byRef(vaults, ref);
-    if (!vault) throw new AppError("agent.vault_not_found", `Vault "${ref}" was not found in this workspace`);
-    return vault.id;
-  });
-  const resources = (defaults.resources ?? []).map((resource) => {
-    const store = byRef(stores, resource.memoryStoreId);
-    if (!store) {
-      throw new AppError(
-        "agent.memory_store_not_found",
-        `Memory store "${resource.memoryStoreId}" was not found in this project`,
-      );
-    }
-    return { memoryStoreId: store.id, memoryStoreName: store.name, mode: resource.mode };
-  });
+  const resolved = await resolveExecutionReferences(
+    ctx.db.prisma,
+    scope,
+    {
+      ...(defaults.environmentId ? { environmentId: defaults.environmentId } : {}),
+      ...(defaults.vaultIds ? { vaultIds: defaults.vaultIds } : {}),
+      ...(defaults.resources
+        ? { resources: defaults.resources.map((r) => ({ ref: r.memoryStoreId, mode: r.mode })) }
+        : {}),
+    },
+    { refuse: DEFAULTS_CODES },
+  );
   return {
-    ...(defaults.environmentId ? { environmentId: defaults.environmentId } : {}),
-    ...(defaults.vaultIds ? { vaultIds } : {}),
-    ...(defaults.resources ? { resources } : {}),
+    ...(resolved.environmentId ? { environmentId: resolved.environmentId } : {}),
+    ...(resolved.vaultIds ? { vaultIds: resolved.vaultIds } : {}),
+    ...(resolved.resources ? { resources: resolved.resources } : {}),
   };
 }
 

@@ -108,6 +108,7 @@ export async function archiveEnvironment(prisma: Database, projectId: string, id
 }
 
 /** For other areas resolving `environmentId`: the environment if it exists in the project and is not archived. */
-export async function findActiveEnvironment(prisma: Database, projectId: string, id: string) {
-  return prisma.environment.findFirst({ where: { id, projectId, archivedAt: null } });
+/** An environment of the project by id (archived ones too: callers say why it cannot be used), or null. */
+export async function findEnvironment(prisma: Database, projectId: string, id: string) {
+  return prisma.environment.findFirst({ where: { id, projectId }, select: { id: true, archivedAt: true } });
 }

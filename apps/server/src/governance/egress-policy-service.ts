@@ -1,7 +1,7 @@
 import type { PutEgressPolicy, WorkspaceEgressPolicy } from "@agent-platform/contract";
 import type { Database } from "@agent-platform/db";
 import { invalidRequest } from "../http/error-envelope.js";
-import { type EgressPolicy, parseDomainPattern } from "../runtime/tools/egress/egress-policy.js";
+import { type EgressPolicy, parseDomainPattern } from "./egress-policy.js";
 
 function policyOf(stored: unknown): EgressPolicy {
   const value = (stored ?? {}) as EgressPolicy;

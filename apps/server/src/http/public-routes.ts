@@ -1,14 +1,5 @@
-import express, { type Router } from "express";
-import { artifactFileDownloads } from "../artifacts/serve-artifact-file.js";
-import type { AppContext } from "../context.js";
-import { skillFileDownloads } from "../skills/file-links.js";
-
-/** Links signed by the platform (skill files, artifacts) are served under this prefix without an API key. */
+/**
+ * Links signed by the platform (skill files, artifacts) are served under this prefix without an API key; each area
+ * mounts its own downloads below it (see app.ts).
+ */
 export const PUBLIC_PREFIX = "/v1/files";
-
-export function publicRoutes(ctx: AppContext): Router {
-  const router = express.Router();
-  router.use("/skills", skillFileDownloads(ctx));
-  router.use("/artifacts", artifactFileDownloads(ctx));
-  return router;
-}

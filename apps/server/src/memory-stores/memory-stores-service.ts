@@ -1,6 +1,7 @@
 import type { CreateMemoryStore, MemoryEntry, MemoryStore } from "@agent-platform/contract";
 import { type Database, Prisma } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
+import { byRef } from "../lib/by-ref.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { deleteMemory, listMemoryWithContent, writeMemory } from "./memory-entries.js";
@@ -103,9 +104,16 @@ export async function deleteStoreEntry(
 }
 
 /** Resolves a memory store reference (`ms_…` id or unique name) in the project; null when there is none. */
-export async function findMemoryStoreByIdOrName(prisma: Database, projectId: string, ref: string) {
-  return prisma.memoryStore.findFirst({
-    where: { projectId, OR: [{ id: ref }, { name: ref }] },
+/** Memory stores of the project named by id or name, in one query: each reference found maps to its store. */
+export async function findMemoryStoresByRefs(
+  prisma: Database,
+  projectId: string,
+  refs: readonly string[],
+): Promise<Map<string, { id: string; name: string }>> {
+  if (refs.length === 0) return new Map();
+  const rows = await prisma.memoryStore.findMany({
+    where: { projectId, OR: [{ id: { in: [...refs] } }, { name: { in: [...refs] } }] },
     select: { id: true, name: true },
   });
+  return byRef(rows, refs);
 }

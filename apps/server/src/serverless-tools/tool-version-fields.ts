@@ -1,6 +1,6 @@
 import type { Database } from "@agent-platform/db";
 import { AppError } from "../http/app-error.js";
-import { findVaultByIdOrName } from "../vaults/vault-secrets.js";
+import { findVaultsByRefs } from "../vaults/index.js";
 
 /** The fields a version snapshots; comparing them tells whether a publish changes anything. */
 export interface ToolVersionFields {
@@ -30,7 +30,7 @@ export function sameVersionFields(a: ToolVersionFields, b: ToolVersionFields): b
 
 /** A vault reference (id or name) of the workspace, stored as the id; unknown → 422. */
 export async function resolveToolVault(prisma: Database, workspaceId: string, ref: string): Promise<string> {
-  const vault = await findVaultByIdOrName(prisma, workspaceId, ref);
+  const vault = (await findVaultsByRefs(prisma, workspaceId, [ref])).get(ref);
   if (!vault) {
     throw new AppError("serverless_tool.vault_not_found", `Vault "${ref}" was not found in this workspace`);
   }

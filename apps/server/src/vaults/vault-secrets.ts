@@ -1,4 +1,5 @@
 import type { Database } from "@agent-platform/db";
+import { byRef } from "../lib/by-ref.js";
 import type { AppContext } from "../context.js";
 import type { SecretBox } from "../crypto/secret-box.js";
 import { notFound } from "../http/app-error.js";
@@ -24,9 +25,16 @@ export async function openVaultSecrets(
 }
 
 /** Resolves a vault reference (`vault_…` id or unique name) in the workspace; null when there is none. */
-export async function findVaultByIdOrName(prisma: Database, workspaceId: string, ref: string) {
-  return prisma.vault.findFirst({
-    where: { workspaceId, OR: [{ id: ref }, { name: ref }] },
+/** Vaults of the workspace named by id or name, in one query: each reference found maps to its vault. */
+export async function findVaultsByRefs(
+  prisma: Database,
+  workspaceId: string,
+  refs: readonly string[],
+): Promise<Map<string, { id: string; name: string }>> {
+  if (refs.length === 0) return new Map();
+  const rows = await prisma.vault.findMany({
+    where: { workspaceId, OR: [{ id: { in: [...refs] } }, { name: { in: [...refs] } }] },
     select: { id: true, name: true },
   });
+  return byRef(rows, refs);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findActiveEnvironment } from "../../src/environments/environments-service.js";
+import { findEnvironment } from "../../src/environments/environments-service.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { expectEachOnceNewestFirst, expectError, expectInvalid, walkPages } from "./helpers.js";
 
@@ -73,10 +73,12 @@ describe("environments", () => {
     expect(await ids("all")).toContain(env.id);
 
     const prisma = t.platform.ctx.db.prisma;
-    expect(await findActiveEnvironment(prisma, t.tenant.projectId, env.id)).toBeNull();
-    expect(await findActiveEnvironment(prisma, t.tenant.projectId, t.tenant.defaultEnvironmentId)).toMatchObject({
+    expect(await findEnvironment(prisma, t.tenant.projectId, env.id)).toMatchObject({ archivedAt: expect.any(Date) });
+    expect(await findEnvironment(prisma, t.tenant.projectId, t.tenant.defaultEnvironmentId)).toEqual({
       id: t.tenant.defaultEnvironmentId,
+      archivedAt: null,
     });
+    expect(await findEnvironment(prisma, (await t.newTenant()).projectId, env.id)).toBeNull();
   });
 
   it("walks every page exactly once, and refuses a cursor reused with another filter", async () => {

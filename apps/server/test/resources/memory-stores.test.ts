@@ -6,7 +6,7 @@ import {
   searchMemory,
   writeMemory,
 } from "../../src/memory-stores/memory-entries.js";
-import { findMemoryStoreByIdOrName } from "../../src/memory-stores/memory-stores-service.js";
+import { findMemoryStoresByRefs } from "../../src/memory-stores/memory-stores-service.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { expectEachOnceNewestFirst, expectError, expectInvalid, walkPages } from "./helpers.js";
 
@@ -240,12 +240,12 @@ describe("memory functions for the runtime", () => {
   it("resolves a store by id or by name within the project only", async () => {
     const prisma = t.platform.ctx.db.prisma;
     const store = await newStore("by-name");
-    expect(await findMemoryStoreByIdOrName(prisma, t.tenant.projectId, "by-name")).toEqual({
-      id: store.id,
-      name: "by-name",
-    });
-    expect(await findMemoryStoreByIdOrName(prisma, t.tenant.projectId, store.id)).toMatchObject({ id: store.id });
+    const found = await findMemoryStoresByRefs(prisma, t.tenant.projectId, ["by-name", store.id, "nothing"]);
+    expect([...found]).toEqual([
+      ["by-name", { id: store.id, name: "by-name" }],
+      [store.id, { id: store.id, name: "by-name" }],
+    ]);
     const other = await t.newTenant();
-    expect(await findMemoryStoreByIdOrName(prisma, other.projectId, store.id)).toBeNull();
+    expect((await findMemoryStoresByRefs(prisma, other.projectId, [store.id])).size).toBe(0);
   });
 });

@@ -4,7 +4,7 @@ import {
   type EgressPolicy,
   mergeEgressPolicies,
   parseDomainPattern,
-} from "../../src/runtime/tools/egress/egress-policy.js";
+} from "../../src/governance/egress-policy.js";
 
 function allowed(workspace: EgressPolicy | null, agent: EgressPolicy | null, url: string): boolean {
   return checkEgress(mergeEgressPolicies(workspace, agent), url).allowed;

@@ -1,11 +1,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { callModel } from "../../src/runtime/models/call-model.js";
-import type { ConversationMessage } from "../../src/runtime/models/messages.js";
-import { ModelCallAborted, ModelCallError } from "../../src/runtime/models/model-errors.js";
-import type { ModelSpec } from "../../src/runtime/models/model-spec.js";
-import { type ProviderSettings, readProviderSettings } from "../../src/runtime/models/providers.js";
+import { callModel } from "../../src/models/call-model.js";
+import type { ConversationMessage } from "../../src/models/messages.js";
+import { ModelCallAborted, ModelCallError } from "../../src/models/model-errors.js";
+import type { ModelSpec } from "../../src/models/model-spec.js";
+import { type ProviderSettings, readProviderSettings } from "../../src/models/providers.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 
 const spec: ModelSpec = { provider: "openai-compatible", modelId: "fake-model" };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ModelCallError } from "../../src/runtime/models/model-errors.js";
-import type { ModelSpec } from "../../src/runtime/models/model-spec.js";
-import { checkModelAvailable, createLanguageModel, readProviderSettings } from "../../src/runtime/models/providers.js";
+import { ModelCallError } from "../../src/models/model-errors.js";
+import type { ModelSpec } from "../../src/models/model-spec.js";
+import { checkModelAvailable, createLanguageModel, readProviderSettings } from "../../src/models/providers.js";
 
 describe("provider settings", () => {
   it("reads credentials and base URLs, ignoring blank values", () => {

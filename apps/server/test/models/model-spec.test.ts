@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatModelSpec, parseModelSpec } from "../../src/runtime/models/model-spec.js";
+import { formatModelSpec, parseModelSpec } from "../../src/models/model-spec.js";
 
 describe("parseModelSpec", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveRetryPolicy, retryDelayMs } from "../../src/runtime/models/retry-policy.js";
+import { resolveRetryPolicy, retryDelayMs } from "../../src/models/retry-policy.js";
 
 describe("retry policy", () => {
   const policy = resolveRetryPolicy({ attempts: 5, baseDelayMs: 100, maxDelayMs: 1_000, jitter: 0.5 });

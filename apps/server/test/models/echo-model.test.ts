@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { callModel } from "../../src/runtime/models/call-model.js";
-import type { ConversationMessage } from "../../src/runtime/models/messages.js";
-import { ModelCallAborted } from "../../src/runtime/models/model-errors.js";
-import { parseModelSpec } from "../../src/runtime/models/model-spec.js";
-import { readProviderSettings } from "../../src/runtime/models/providers.js";
+import { callModel } from "../../src/models/call-model.js";
+import type { ConversationMessage } from "../../src/models/messages.js";
+import { ModelCallAborted } from "../../src/models/model-errors.js";
+import { parseModelSpec } from "../../src/models/model-spec.js";
+import { readProviderSettings } from "../../src/models/providers.js";
 
 const parsed = parseModelSpec("builtin/echo");
 if (!parsed.ok) throw new Error("builtin/echo must parse");

@@ -1,0 +1,3 @@
+// What other folders (sessions, the agent runtime, automations, experiments) may use of agents.
+export { type LoadedAgentVersion, loadAgentVersion } from "./load-agent-version.js";
+export { loadMcpHeaders } from "./mcp-credentials.js";

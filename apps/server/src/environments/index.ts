@@ -1,0 +1,2 @@
+// What other folders (execution references of agents, sessions and automations) may use of environments.
+export { findEnvironment } from "./environments-service.js";

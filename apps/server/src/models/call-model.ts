@@ -1,0 +1,190 @@
+import { jsonSchema, type LanguageModel, type ModelMessage, streamText, type ToolSet, tool } from "ai";
+import { type ClassifiedProviderError, classifyProviderError } from "./classify-provider-error.js";
+import { callEchoModel } from "./echo-model.js";
+import { type ConversationMessage, toModelMessages } from "./messages.js";
+import { ModelCallAborted, ModelCallError, throwIfAborted } from "./model-errors.js";
+import type { ModelCallResult, ModelFinishReason, ModelToolCall, ModelToolDefinition } from "./model-result.js";
+import type { ModelSpec } from "./model-spec.js";
+import { createLanguageModel, type ProviderSettings } from "./providers.js";
+import { type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./retry-policy.js";
+
+export interface CallModelOptions {
+  spec: ModelSpec;
+  settings: ProviderSettings;
+  system?: string;
+  messages: readonly ConversationMessage[];
+  tools?: readonly ModelToolDefinition[];
+  signal?: AbortSignal;
+  /** Called with each streamed text fragment. Nothing is emitted for an attempt that is later retried. */
+  onTextDelta?: (delta: string) => void;
+  retry?: Partial<RetryPolicy>;
+}
+
+interface PreparedRequest {
+  model: LanguageModel;
+  system?: string;
+  messages: ModelMessage[];
+  tools?: ToolSet;
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
+/** One failed attempt; `streamed` tells whether any output had reached the caller. */
+class AttemptFailed extends Error {
+  constructor(
+    readonly failure: ClassifiedProviderError,
+    readonly streamed: boolean,
+    cause: unknown,
+  ) {
+    super(failure.message, { cause });
+  }
+}
+
+/** An exception thrown by the caller's `onTextDelta`, passed through untouched. */
+class CallbackFailed {
+  constructor(readonly error: unknown) {}
+}
+
+function toToolSet(tools: readonly ModelToolDefinition[] | undefined): ToolSet | undefined {
+  if (!tools || tools.length === 0) return undefined;
+  const set: ToolSet = {};
+  for (const definition of tools) {
+    // No `execute`: the SDK reports the calls and the runtime decides how to run them.
+    set[definition.name] = tool({
+      description: definition.description,
+      inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
+    });
+  }
+  return set;
+}
+
+function describeInvalidToolCall(error: unknown): string {
+  return error instanceof Error ? error.message : "invalid tool call";
+}
+
+function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new ModelCallAborted());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ModelCallAborted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+async function streamOnce(request: PreparedRequest, options: CallModelOptions): Promise<ModelCallResult> {
+  const { signal, onTextDelta } = options;
+  const attempt = new AbortController();
+  const forwardAbort = () => attempt.abort(signal?.reason);
+  signal?.addEventListener("abort", forwardAbort, { once: true });
+  const started = performance.now();
+  let streamed = false;
+  let text = "";
+  const toolCalls: ModelToolCall[] = [];
+  let usage = { inputTokens: 0, outputTokens: 0 };
+  let finishReason: ModelFinishReason = "other";
+  try {
+    throwIfAborted(signal);
+    const result = streamText({
+      ...request,
+      maxRetries: 0,
+      abortSignal: attempt.signal,
+      // Errors are read from the stream below; the default handler would print them to stderr.
+      onError: () => {},
+    });
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case "text-delta":
+          if (part.text.length === 0) break;
+          streamed = true;
+          text += part.text;
+          try {
+            onTextDelta?.(part.text);
+          } catch (error) {
+            throw new CallbackFailed(error);
+          }
+          break;
+        case "reasoning-delta":
+        case "tool-input-start":
+        case "tool-input-delta":
+          streamed = true;
+          break;
+        case "tool-call":
+          streamed = true;
+          toolCalls.push({
+            id: part.toolCallId,
+            name: part.toolName,
+            input: part.input,
+            ...(part.invalid ? { inputError: describeInvalidToolCall(part.error) } : {}),
+          });
+          break;
+        case "finish":
+          usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
+          finishReason = part.finishReason;
+          break;
+        case "error":
+          throw new AttemptFailed(classifyProviderError(part.error), streamed, part.error);
+        case "abort":
+          throw new ModelCallAborted();
+      }
+    }
+  } catch (error) {
+    if (signal?.aborted) throw new ModelCallAborted();
+    if (error instanceof AttemptFailed || error instanceof CallbackFailed || error instanceof ModelCallAborted) {
+      throw error;
+    }
+    throw new AttemptFailed(classifyProviderError(error), streamed, error);
+  } finally {
+    signal?.removeEventListener("abort", forwardAbort);
+    // Releases the HTTP stream on every early exit; a no-op once the stream has ended.
+    attempt.abort();
+  }
+  return { text, toolCalls, usage, finishReason, providerLatencyMs: performance.now() - started };
+}
+
+/**
+ * One model step: streams the reply, returns text and tool calls (tools are never executed here).
+ * Retries overload / rate-limit / 5xx / network failures that happen before anything was streamed.
+ * Rejects with `ModelCallAborted` when `signal` aborts, otherwise with `ModelCallError`.
+ */
+export async function callModel(options: CallModelOptions): Promise<ModelCallResult> {
+  throwIfAborted(options.signal);
+  if (options.spec.provider === "builtin") return callEchoModel(options);
+
+  const request: PreparedRequest = {
+    model: createLanguageModel(options.spec, options.settings),
+    ...(options.system ? { system: options.system } : {}),
+    messages: toModelMessages(options.messages),
+    ...(options.tools && options.tools.length > 0 ? { tools: toToolSet(options.tools) } : {}),
+    ...(options.spec.temperature !== undefined ? { temperature: options.spec.temperature } : {}),
+    ...(options.spec.maxOutputTokens !== undefined ? { maxOutputTokens: options.spec.maxOutputTokens } : {}),
+  };
+  const policy = resolveRetryPolicy(options.retry);
+
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await streamOnce(request, options);
+    } catch (error) {
+      if (error instanceof CallbackFailed) throw error.error;
+      if (!(error instanceof AttemptFailed)) throw error;
+      const { failure, streamed } = error;
+      if (streamed || !failure.retryable || attempt >= policy.attempts) {
+        const suffix = streamed
+          ? " (the response had already started streaming)"
+          : attempt > 1
+            ? ` (after ${attempt} attempts)`
+            : "";
+        throw new ModelCallError(failure.code, `${failure.message}${suffix}`, {
+          ...(failure.status !== undefined ? { status: failure.status } : {}),
+          cause: error.cause,
+        });
+      }
+      await abortableDelay(retryDelayMs(policy, attempt, failure.retryAfterMs), options.signal);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+export { type CallModelOptions, callModel } from "./call-model.js";
+export {
+  type ConversationMessage,
+  type ConversationToolCall,
+  type ConversationToolResult,
+  lastUserText,
+  toModelMessages,
+} from "./messages.js";
+export { ModelCallAborted, ModelCallError, type ModelCallErrorCode } from "./model-errors.js";
+export type {
+  ModelCallResult,
+  ModelFinishReason,
+  ModelToolCall,
+  ModelToolDefinition,
+  ModelUsage,
+} from "./model-result.js";
+export {
+  formatModelSpec,
+  MODEL_PROVIDERS,
+  type ModelProvider,
+  type ModelReference,
+  type ModelSpec,
+  type ModelSpecError,
+  type ModelSpecErrorCode,
+  type ParseModelSpecResult,
+  parseModelSpec,
+} from "./model-spec.js";
+export { checkModelAvailable, createLanguageModel, type ProviderSettings, readProviderSettings } from "./providers.js";
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";

@@ -1,0 +1,133 @@
+export const MODEL_PROVIDERS = ["anthropic", "openai", "openai-compatible", "builtin"] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+export const BUILTIN_MODEL_IDS = ["echo"] as const;
+
+export interface ModelSpec {
+  provider: ModelProvider;
+  modelId: string;
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
+/** What an agent definition may contain in its `model` field. */
+export type ModelReference = string | { id: string; provider?: string; temperature?: number; maxOutputTokens?: number };
+
+export type ModelSpecErrorCode = "model.unknown_provider" | "model.unknown_model" | "model.malformed";
+
+export interface ModelSpecError {
+  code: ModelSpecErrorCode;
+  message: string;
+}
+
+export type ParseModelSpecResult = { ok: true; spec: ModelSpec } | { ok: false; error: ModelSpecError };
+
+const OBJECT_KEYS = new Set(["id", "provider", "temperature", "maxOutputTokens"]);
+const MAX_TEMPERATURE = 2;
+
+function isModelProvider(value: string): value is ModelProvider {
+  return (MODEL_PROVIDERS as readonly string[]).includes(value);
+}
+
+function fail(code: ModelSpecErrorCode, message: string): ParseModelSpecResult {
+  return { ok: false, error: { code, message } };
+}
+
+function unknownProvider(provider: string): ParseModelSpecResult {
+  return fail(
+    "model.unknown_provider",
+    `Unknown model provider "${provider}"; expected one of ${MODEL_PROVIDERS.join(", ")}`,
+  );
+}
+
+function checkModelId(provider: ModelProvider, modelId: string): ParseModelSpecResult | null {
+  if (modelId.length === 0 || /\s/.test(modelId)) {
+    return fail("model.malformed", "Model id must be a non-empty string without whitespace");
+  }
+  if (provider === "builtin" && !(BUILTIN_MODEL_IDS as readonly string[]).includes(modelId)) {
+    return fail(
+      "model.unknown_model",
+      `Unknown builtin model "${modelId}"; builtin models: ${BUILTIN_MODEL_IDS.map((id) => `builtin/${id}`).join(", ")}`,
+    );
+  }
+  return null;
+}
+
+/** Splits `<provider>/<model-id>` at the first slash: model ids may contain slashes themselves. */
+function parseQualifiedId(value: string): ParseModelSpecResult {
+  const slash = value.indexOf("/");
+  if (slash <= 0 || slash === value.length - 1) {
+    return fail("model.malformed", `Model "${value}" must have the form <provider>/<model-id>`);
+  }
+  const provider = value.slice(0, slash);
+  const modelId = value.slice(slash + 1);
+  if (!isModelProvider(provider)) return unknownProvider(provider);
+  return checkModelId(provider, modelId) ?? { ok: true, spec: { provider, modelId } };
+}
+
+function parseObjectReference(value: Record<string, unknown>): ParseModelSpecResult {
+  const unknownKeys = Object.keys(value).filter((key) => !OBJECT_KEYS.has(key));
+  if (unknownKeys.length > 0) {
+    return fail(
+      "model.malformed",
+      `Unknown model field(s): ${unknownKeys.join(", ")}; allowed: id, provider, temperature, maxOutputTokens`,
+    );
+  }
+  const { id, provider, temperature, maxOutputTokens } = value;
+  if (typeof id !== "string") return fail("model.malformed", "Model object needs a string `id`");
+  if (provider !== undefined && typeof provider !== "string") {
+    return fail("model.malformed", "Model `provider` must be a string");
+  }
+  if (
+    temperature !== undefined &&
+    (typeof temperature !== "number" ||
+      !Number.isFinite(temperature) ||
+      temperature < 0 ||
+      temperature > MAX_TEMPERATURE)
+  ) {
+    return fail("model.malformed", `Model \`temperature\` must be a number between 0 and ${MAX_TEMPERATURE}`);
+  }
+  if (
+    maxOutputTokens !== undefined &&
+    (typeof maxOutputTokens !== "number" || !Number.isInteger(maxOutputTokens) || maxOutputTokens < 1)
+  ) {
+    return fail("model.malformed", "Model `maxOutputTokens` must be a positive integer");
+  }
+
+  let base: ParseModelSpecResult;
+  if (provider === undefined) {
+    base = parseQualifiedId(id);
+  } else {
+    if (!isModelProvider(provider)) return unknownProvider(provider);
+    if (id.startsWith(`${provider}/`)) {
+      return fail(
+        "model.malformed",
+        `Model id "${id}" repeats the provider; with \`provider\` set, \`id\` is the bare model id`,
+      );
+    }
+    base = checkModelId(provider, id) ?? { ok: true, spec: { provider, modelId: id } };
+  }
+  if (!base.ok) return base;
+  return {
+    ok: true,
+    spec: {
+      ...base.spec,
+      ...(temperature !== undefined ? { temperature: temperature as number } : {}),
+      ...(maxOutputTokens !== undefined ? { maxOutputTokens: maxOutputTokens as number } : {}),
+    },
+  };
+}
+
+/** Parses a model reference (string or object form) as stored on an agent. Pure. */
+export function parseModelSpec(reference: unknown): ParseModelSpecResult {
+  if (typeof reference === "string") return parseQualifiedId(reference);
+  if (typeof reference === "object" && reference !== null && !Array.isArray(reference)) {
+    return parseObjectReference(reference as Record<string, unknown>);
+  }
+  return fail("model.malformed", "Model must be a string <provider>/<model-id> or an object with an `id`");
+}
+
+/** The canonical `<provider>/<model-id>` name, for logs and usage records. */
+export function formatModelSpec(spec: Pick<ModelSpec, "provider" | "modelId">): string {
+  return `${spec.provider}/${spec.modelId}`;
+}

@@ -1,0 +1,109 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel } from "ai";
+import { ModelCallError } from "./model-errors.js";
+import type { ModelSpec } from "./model-spec.js";
+
+interface ProviderEndpoint {
+  readonly apiKey?: string;
+  readonly baseURL?: string;
+}
+
+/** Provider credentials and endpoints, read once at startup. Never log this object. */
+export interface ProviderSettings {
+  readonly anthropic: ProviderEndpoint;
+  readonly openai: ProviderEndpoint;
+  readonly openaiCompatible: ProviderEndpoint;
+}
+
+type EnvLike = Readonly<Record<string, string | undefined>>;
+
+function setting(env: EnvLike, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function endpoint(apiKey: string | undefined, baseURL: string | undefined): ProviderEndpoint {
+  return Object.freeze({
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(baseURL !== undefined ? { baseURL } : {}),
+  });
+}
+
+/**
+ * Base URLs follow the AI SDK convention: they include the API version path
+ * (e.g. `https://api.anthropic.com/v1`, `http://localhost:11434/v1`).
+ */
+export function readProviderSettings(env: EnvLike = process.env): ProviderSettings {
+  return Object.freeze({
+    anthropic: endpoint(setting(env, "ANTHROPIC_API_KEY"), setting(env, "ANTHROPIC_BASE_URL")),
+    openai: endpoint(setting(env, "OPENAI_API_KEY"), setting(env, "OPENAI_BASE_URL")),
+    openaiCompatible: endpoint(setting(env, "OPENAI_COMPATIBLE_API_KEY"), setting(env, "OPENAI_COMPATIBLE_BASE_URL")),
+  });
+}
+
+/** Null when the model can be called with these settings, otherwise a reason fit for a user. */
+export function checkModelAvailable(spec: Pick<ModelSpec, "provider">, settings: ProviderSettings): string | null {
+  switch (spec.provider) {
+    case "builtin":
+      return null;
+    case "anthropic":
+      return settings.anthropic.apiKey ? null : 'Provider "anthropic" is not configured: set ANTHROPIC_API_KEY';
+    case "openai":
+      return settings.openai.apiKey ? null : 'Provider "openai" is not configured: set OPENAI_API_KEY';
+    case "openai-compatible":
+      return settings.openaiCompatible.baseURL
+        ? null
+        : 'Provider "openai-compatible" is not configured: set OPENAI_COMPATIBLE_BASE_URL';
+  }
+}
+
+type ProviderFactory = (modelId: string) => LanguageModel;
+
+// Keyed by the settings object so that tests with their own settings get their own providers.
+const providerCache = new WeakMap<ProviderSettings, Map<ModelSpec["provider"], ProviderFactory>>();
+
+function buildProvider(provider: ModelSpec["provider"], settings: ProviderSettings): ProviderFactory {
+  switch (provider) {
+    case "anthropic": {
+      const anthropic = createAnthropic({ ...settings.anthropic });
+      return (modelId) => anthropic(modelId);
+    }
+    case "openai": {
+      const openai = createOpenAI({ ...settings.openai });
+      return (modelId) => openai(modelId);
+    }
+    case "openai-compatible": {
+      const compatible = createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: settings.openaiCompatible.baseURL ?? "",
+        ...(settings.openaiCompatible.apiKey !== undefined ? { apiKey: settings.openaiCompatible.apiKey } : {}),
+        includeUsage: true,
+      });
+      return (modelId) => compatible.chatModel(modelId);
+    }
+    case "builtin":
+      throw new Error("builtin models are not AI SDK models");
+  }
+}
+
+/**
+ * The AI SDK language model for a provider-backed spec. Throws `ModelCallError("model.unavailable")`
+ * when the provider lacks configuration, and a plain Error for `builtin` (handled without the AI SDK).
+ */
+export function createLanguageModel(spec: ModelSpec, settings: ProviderSettings): LanguageModel {
+  const unavailable = checkModelAvailable(spec, settings);
+  if (unavailable) throw new ModelCallError("model.unavailable", unavailable);
+  let providers = providerCache.get(settings);
+  if (!providers) {
+    providers = new Map();
+    providerCache.set(settings, providers);
+  }
+  let factory = providers.get(spec.provider);
+  if (!factory) {
+    factory = buildProvider(spec.provider, settings);
+    providers.set(spec.provider, factory);
+  }
+  return factory(spec.modelId);
+}
