@@ -1,9 +1,9 @@
 import type { CreateMemoryStore, MemoryEntry, MemoryStore } from "@agent-platform/contract";
 import { type Database, Prisma } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
-import { byRef } from "../lib/by-ref.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
+import { byRef } from "../lib/by-ref.js";
 import { deleteMemory, listMemoryWithContent, writeMemory } from "./memory-entries.js";
 import { toMemoryEntry, toMemoryStore } from "./serialize.js";
 

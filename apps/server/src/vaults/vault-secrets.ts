@@ -1,8 +1,8 @@
 import type { Database } from "@agent-platform/db";
-import { byRef } from "../lib/by-ref.js";
 import type { AppContext } from "../context.js";
 import type { SecretBox } from "../crypto/secret-box.js";
 import { notFound } from "../http/app-error.js";
+import { byRef } from "../lib/by-ref.js";
 
 export type VaultSecrets = Record<string, string>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readKnowledgeDocument } from "../../../knowledge-bases/read-knowledge.js";
+import { readKnowledgeDocument } from "../../../knowledge-bases/index.js";
 import { defineBuiltinTool } from "../define-tool.js";
 import { fail, ok } from "../tool-result.js";
 import type { RuntimeTool } from "../types.js";
