@@ -99,7 +99,8 @@ function stopWorker(child: ChildProcess): Promise<void> {
 const chatCalls = () => fake.requests.filter((r) => r.path === "/v1/chat/completions");
 const count = (log: LogEntry[], type: string) => log.filter((e) => e.type === type).length;
 
-describe("crash recovery (kill -9 of the worker mid-turn)", () => {
+// Each test spawns worker processes (a few seconds each on a loaded machine): generous time limits.
+describe("crash recovery (kill -9 of the worker mid-turn)", { timeout: 120_000 }, () => {
   it("redoes a model call whose reply was not persisted: nothing lost, nothing duplicated", async () => {
     const agent = await createAgent(t, t.tenant, { model: MODEL, tools: ["artifact_write"] });
     fake.enqueue(
