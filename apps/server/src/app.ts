@@ -15,6 +15,7 @@ import { docsRouter } from "./http/docs.js";
 import { errorHandler } from "./http/error-envelope.js";
 import { healthRouter } from "./http/health.js";
 import { idempotency } from "./http/idempotency.js";
+import { refuseNulInUrl } from "./http/input-guards.js";
 import { jsonBody } from "./http/json-body.js";
 import { unknownRoute } from "./http/not-found.js";
 import { PUBLIC_PREFIX } from "./http/public-routes.js";
@@ -38,6 +39,7 @@ export function createApp(ctx: AppContext): express.Express {
   app.set("query parser", "extended");
   app.use(requestIdAndLog(ctx.logger));
   app.use(securityHeaders());
+  app.use(refuseNulInUrl);
   const cors = corsFor(ctx.config.env.CORS_ORIGINS);
   if (cors) app.use(cors);
   app.use(healthRouter(ctx));

@@ -1,8 +1,9 @@
 import { LIMITS } from "@agent-platform/contract";
 import express, { type RequestHandler } from "express";
 import { AppError } from "./app-error.js";
+import { nulInBody, refuseDeepJson } from "./input-guards.js";
 
-const parseJson = express.json({ limit: LIMITS.requestBodyBytes, strict: false });
+const parseJson = express.json({ limit: LIMITS.requestBodyBytes, strict: false, verify: refuseDeepJson });
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   const length = headers["content-length"];
@@ -17,7 +18,7 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     );
     return;
   }
-  parseJson(req, res, next);
+  parseJson(req, res, (error?: unknown) => next(error ?? nulInBody(req)));
 };
 
 /** Line and column (1-based) of a character offset. */
