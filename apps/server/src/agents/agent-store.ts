@@ -3,6 +3,7 @@ import { type Database, Prisma } from "@agent-platform/db";
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { newId } from "../ids.js";
+import { assertExpectedVersion, bumpUnderLock, type VersionLockRefusals } from "../lib/optimistic-lock.js";
 import { type AgentDraft, finalizeConfig } from "./agent-draft.js";
 import { applyCredentialPlan, type CredentialPlan, copyCredentials } from "./mcp-credentials.js";
 import { type AgentSnapshot, rememberSnapshot } from "./version-snapshots.js";
@@ -45,23 +46,29 @@ export async function requireHead(db: Database | Tx, projectId: string, agentId:
   return head;
 }
 
+const refusals = (agentId: string): VersionLockRefusals => ({
+  notFound: () => agentNotFound(agentId),
+  archived: () => archived(agentId),
+  conflict: (expected, current) => versionConflict(agentId, expected, current),
+});
+
 /** A write needs an active agent whose current version is the one the caller expects. */
 export function assertWritable(head: AgentHead, expectedVersion?: number): void {
-  if (head.archivedAt) throw archived(head.id);
-  if (expectedVersion !== undefined && head.currentVersion !== expectedVersion) {
-    throw versionConflict(head.id, expectedVersion, head.currentVersion);
-  }
+  assertExpectedVersion(head, expectedVersion, refusals(head.id));
 }
 
-/** Why the guarded UPDATE matched no row: gone, archived, or moved past the expected version. */
-async function refusal(tx: Tx, projectId: string, agentId: string, expectedVersion: number): Promise<AppError> {
-  const head = await tx.agent.findFirst({
-    where: { id: agentId, projectId },
-    select: { currentVersion: true, archivedAt: true },
-  });
-  if (!head) return agentNotFound(agentId);
-  if (head.archivedAt) return archived(agentId);
-  return versionConflict(agentId, expectedVersion, head.currentVersion);
+/** The guarded UPDATE of an agent's head (matches only while active and at the expected version), under the lock. */
+function guardedHeadUpdate(tx: Tx, guard: Guard, update: () => Promise<AgentHead[]>): Promise<AgentHead> {
+  return bumpUnderLock(
+    async () => (await update())[0],
+    () =>
+      tx.agent.findFirst({
+        where: { id: guard.agentId, projectId: guard.projectId },
+        select: { currentVersion: true, archivedAt: true },
+      }),
+    guard.expectedVersion,
+    refusals(guard.agentId),
+  );
 }
 
 interface Guard {
@@ -83,13 +90,15 @@ export async function publishVersion(
 ): Promise<Published> {
   const { projectId, agentId, expectedVersion } = guard;
   const result = await ctx.db.prisma.$transaction(async (tx) => {
-    const bumped = await tx.$queryRaw<AgentHead[]>`
-      UPDATE agents SET "currentVersion" = "currentVersion" + 1, "name" = ${draft.name}, "updatedAt" = now()
-      WHERE "id" = ${agentId} AND "projectId" = ${projectId} AND "currentVersion" = ${expectedVersion}
-        AND "archivedAt" IS NULL
-      RETURNING ${HEAD_COLUMNS}`;
-    if (bumped.length === 0) throw await refusal(tx, projectId, agentId, expectedVersion);
-    const head = bumped[0]!;
+    const head = await guardedHeadUpdate(
+      tx,
+      guard,
+      () => tx.$queryRaw<AgentHead[]>`
+        UPDATE agents SET "currentVersion" = "currentVersion" + 1, "name" = ${draft.name}, "updatedAt" = now()
+        WHERE "id" = ${agentId} AND "projectId" = ${projectId} AND "currentVersion" = ${expectedVersion}
+          AND "archivedAt" IS NULL
+        RETURNING ${HEAD_COLUMNS}`,
+    );
     const config = finalizeConfig(draft, await applyCredentialPlan(tx, ctx, agentId, plan));
     return { head, snapshot: await insertVersion(tx, agentId, head.currentVersion, config, head.updatedAt) };
   });
@@ -104,13 +113,16 @@ export async function writeCredentialsOnly(
 ): Promise<{ head: AgentHead; headerKeys: Map<string, string[]> }> {
   const { projectId, agentId, expectedVersion } = guard;
   return ctx.db.prisma.$transaction(async (tx) => {
-    const touched = await tx.$queryRaw<AgentHead[]>`
-      UPDATE agents SET "updatedAt" = now()
-      WHERE "id" = ${agentId} AND "projectId" = ${projectId} AND "currentVersion" = ${expectedVersion}
-        AND "archivedAt" IS NULL
-      RETURNING ${HEAD_COLUMNS}`;
-    if (touched.length === 0) throw await refusal(tx, projectId, agentId, expectedVersion);
-    return { head: touched[0]!, headerKeys: await applyCredentialPlan(tx, ctx, agentId, plan) };
+    const head = await guardedHeadUpdate(
+      tx,
+      guard,
+      () => tx.$queryRaw<AgentHead[]>`
+        UPDATE agents SET "updatedAt" = now()
+        WHERE "id" = ${agentId} AND "projectId" = ${projectId} AND "currentVersion" = ${expectedVersion}
+          AND "archivedAt" IS NULL
+        RETURNING ${HEAD_COLUMNS}`,
+    );
+    return { head, headerKeys: await applyCredentialPlan(tx, ctx, agentId, plan) };
   });
 }
 

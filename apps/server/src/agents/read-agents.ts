@@ -1,6 +1,7 @@
 import type { Agent, CursorPage, ListAgentsQuery } from "@agent-platform/contract";
 import type { Database, Prisma } from "@agent-platform/db";
 import { AppError } from "../http/app-error.js";
+import { archivedWhere, nameContains } from "../http/list-filters.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { type AgentHead, requireHead } from "./agent-store.js";
 import { headerKeysByAgent, storedHeaderKeys } from "./mcp-credentials.js";
@@ -56,13 +57,8 @@ export async function listAgents(
   const after = decodeCursor(query.cursor, filters);
   const where: Prisma.AgentWhereInput = {
     projectId,
-    ...(query.status === "active"
-      ? { archivedAt: null }
-      : query.status === "archived"
-        ? { archivedAt: { not: null } }
-        : {}),
-    // LIKE wildcards in the filter are literal characters.
-    ...(query.name ? { name: { contains: query.name.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" } } : {}),
+    ...archivedWhere(query.status),
+    ...nameContains(query.name),
     ...(after ? { id: { lt: after } } : {}),
   };
   const heads = await prisma.agent.findMany({

@@ -1,11 +1,10 @@
 import type { CreateEnvironment, Environment, UpdateEnvironment } from "@agent-platform/contract";
 import type { Database } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
+import { type ArchivedStatus, archivedWhere } from "../http/list-filters.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { toEnvironment } from "./serialize.js";
-
-type Status = "active" | "archived" | "all";
 
 async function defaultEnvironmentIdOf(prisma: Database, projectId: string): Promise<string | null> {
   const project = await prisma.project.findUnique({ where: { id: projectId }, select: { defaultEnvironmentId: true } });
@@ -32,14 +31,13 @@ export async function createEnvironment(
 export async function listEnvironments(
   prisma: Database,
   projectId: string,
-  query: { limit: number; cursor?: string; status: Status },
+  query: { limit: number; cursor?: string; status: ArchivedStatus },
 ) {
   const filters = { projectId, status: query.status };
   const after = decodeCursor(query.cursor, filters);
-  const archived = query.status === "all" ? {} : { archivedAt: query.status === "active" ? null : { not: null } };
   const [rows, defaultId] = await Promise.all([
     prisma.environment.findMany({
-      where: { projectId, ...archived, ...(after ? { id: { lt: after } } : {}) },
+      where: { projectId, ...archivedWhere(query.status), ...(after ? { id: { lt: after } } : {}) },
       orderBy: { id: "desc" },
       take: query.limit + 1,
     }),

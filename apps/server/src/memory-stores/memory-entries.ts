@@ -1,6 +1,7 @@
 import { LIMITS, MemoryKeySchema, utf8Bytes } from "@agent-platform/contract";
 import { type Database, Prisma } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
+import { escapeLike } from "../http/list-filters.js";
 
 // The functions the runtime's memory tools call. They take an already resolved store id (sessions resolve their memory
 // mounts at creation) and validate keys and sizes themselves, since their input comes from a model.
@@ -43,10 +44,6 @@ function checkKey(key: string): void {
       issues: [{ path: "key", message }],
     });
   }
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function keyRange(options: ListMemoryOptions): Prisma.Sql {

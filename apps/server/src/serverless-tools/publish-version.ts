@@ -1,16 +1,20 @@
 import type { PublishServerlessTool, ServerlessTool } from "@agent-platform/contract";
 import type { Database, Prisma } from "@agent-platform/db";
-import { AppError } from "../http/app-error.js";
+import { AppError, notFound } from "../http/app-error.js";
+import { assertExpectedVersion, bumpUnderLock, type VersionLockRefusals } from "../lib/optimistic-lock.js";
 import { toServerlessTool } from "./serialize.js";
 import { toolOf } from "./serverless-tools-service.js";
 import { resolveToolVault, sameVersionFields, type ToolVersionFields } from "./tool-version-fields.js";
 
-function conflict(id: string, expected: number, current: number): AppError {
-  return new AppError(
-    "serverless_tool.version_conflict",
-    `Serverless tool ${id} is at version ${current}, not ${expected}; read it again and retry`,
-  );
-}
+const refusals = (id: string): VersionLockRefusals => ({
+  notFound: () => notFound("serverless_tool.not_found", "Serverless tool", id),
+  archived: () => new AppError("serverless_tool.archived", `Serverless tool ${id} is archived`),
+  conflict: (expected, current) =>
+    new AppError(
+      "serverless_tool.version_conflict",
+      `Serverless tool ${id} is at version ${current}, not ${expected}; read it again and retry`,
+    ),
+});
 
 /**
  * Publishes the current version patched with the body as version current + 1. `version` is the version the client
@@ -24,8 +28,8 @@ export async function publishServerlessToolVersion(
   input: PublishServerlessTool,
 ): Promise<ServerlessTool> {
   const tool = await toolOf(prisma, scope.projectId, id);
-  if (tool.archivedAt) throw new AppError("serverless_tool.archived", `Serverless tool ${id} is archived`);
-  if (tool.currentVersion !== input.version) throw conflict(id, input.version, tool.currentVersion);
+  const refuse = refusals(id);
+  assertExpectedVersion(tool, input.version, refuse);
   const current = await prisma.serverlessToolVersion.findUniqueOrThrow({
     where: { toolId_version: { toolId: id, version: tool.currentVersion } },
   });
@@ -45,16 +49,18 @@ export async function publishServerlessToolVersion(
   }
   const version = input.version + 1;
   return prisma.$transaction(async (tx) => {
-    const bumped = await tx.serverlessTool.updateManyAndReturn({
-      where: { id, projectId: scope.projectId, currentVersion: input.version, archivedAt: null },
-      data: { currentVersion: version },
-    });
-    const updated = bumped[0];
-    if (!updated) {
-      const now = await tx.serverlessTool.findFirst({ where: { id } });
-      if (now?.archivedAt) throw new AppError("serverless_tool.archived", `Serverless tool ${id} is archived`);
-      throw conflict(id, input.version, now?.currentVersion ?? input.version);
-    }
+    const updated = await bumpUnderLock(
+      async () =>
+        (
+          await tx.serverlessTool.updateManyAndReturn({
+            where: { id, projectId: scope.projectId, currentVersion: input.version, archivedAt: null },
+            data: { currentVersion: version },
+          })
+        )[0],
+      () => tx.serverlessTool.findFirst({ where: { id, projectId: scope.projectId } }),
+      input.version,
+      refuse,
+    );
     const row = await tx.serverlessToolVersion.create({
       data: { toolId: id, version, ...next, inputSchema: next.inputSchema as Prisma.InputJsonObject },
     });

@@ -1,12 +1,11 @@
 import type { CreateServerlessTool, ServerlessTool } from "@agent-platform/contract";
 import { type Database, Prisma, type ServerlessTool as ServerlessToolRow } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
+import { type ArchivedStatus, archivedWhere } from "../http/list-filters.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { toServerlessTool, toServerlessToolVersion } from "./serialize.js";
 import { resolveToolVault } from "./tool-version-fields.js";
-
-type Status = "active" | "archived" | "all";
 
 export async function createServerlessTool(
   prisma: Database,
@@ -58,13 +57,12 @@ async function withCurrentVersions(prisma: Database, tools: ServerlessToolRow[])
 export async function listServerlessTools(
   prisma: Database,
   projectId: string,
-  query: { limit: number; cursor?: string; status: Status },
+  query: { limit: number; cursor?: string; status: ArchivedStatus },
 ) {
   const filters = { status: query.status };
   const after = decodeCursor(query.cursor, filters);
-  const archived = query.status === "all" ? {} : { archivedAt: query.status === "active" ? null : { not: null } };
   const rows = await prisma.serverlessTool.findMany({
-    where: { projectId, ...archived, ...(after ? { id: { lt: after } } : {}) },
+    where: { projectId, ...archivedWhere(query.status), ...(after ? { id: { lt: after } } : {}) },
     orderBy: { id: "desc" },
     take: query.limit + 1,
   });

@@ -11,8 +11,10 @@ import type {
 import type { Database, Prisma, Skill as SkillRow } from "@agent-platform/db";
 import { AppError } from "../http/app-error.js";
 import type { AuthContext } from "../http/auth-context.js";
+import { archivedWhere, nameContains } from "../http/list-filters.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
+import { assertExpectedVersion, bumpUnderLock, type VersionLockRefusals } from "../lib/optimistic-lock.js";
 import { prepareSkillFiles, type StoredSkillFile, totalBytesOf } from "./files.js";
 import { resolveManifest } from "./manifest.js";
 import { toSkill, toSkillContent, toSkillSummary, toSkillVersionSummary } from "./serialize.js";
@@ -34,6 +36,12 @@ function versionConflict(id: string, expected: number, current: number): AppErro
     { expectedVersion: expected, currentVersion: current },
   );
 }
+
+const refusals = (id: string): VersionLockRefusals => ({
+  notFound: () => skillNotFound(id),
+  archived: () => archived(id),
+  conflict: (expected, current) => versionConflict(id, expected, current),
+});
 
 function archived(id: string): AppError {
   return new AppError("skill.archived", `Skill ${id} is archived: no new version can be published`);
@@ -108,8 +116,8 @@ export async function publishSkill(
   body: PublishSkill,
 ): Promise<Skill> {
   const current = await findSkill(prisma, auth, id);
-  if (current.archivedAt) throw archived(id);
-  if (current.currentVersion !== body.version) throw versionConflict(id, body.version, current.currentVersion);
+  const refuse = refusals(id);
+  assertExpectedVersion(current, body.version, refuse);
   const previous = await readSkillVersion(prisma, id, body.version);
   const manifest = resolveManifest({ files: body.files, manifest: body.manifest, previous: previous?.manifest });
   const files = prepareSkillFiles(body.files);
@@ -117,16 +125,23 @@ export async function publishSkill(
   const next = body.version + 1;
 
   const { row, version } = await prisma.$transaction(async (tx) => {
-    const [updated] = await tx.skill.updateManyAndReturn({
-      where: { id, workspaceId: auth.workspaceId, currentVersion: body.version, archivedAt: null },
-      data: { currentVersion: next, name: manifest.name, description: manifest.description, updatedAt: new Date() },
-    });
-    if (!updated) {
-      const now = await tx.skill.findFirst({ where: { id, workspaceId: auth.workspaceId } });
-      if (!now) throw skillNotFound(id);
-      if (now.archivedAt) throw archived(id);
-      throw versionConflict(id, body.version, now.currentVersion);
-    }
+    const updated = await bumpUnderLock(
+      async () =>
+        (
+          await tx.skill.updateManyAndReturn({
+            where: { id, workspaceId: auth.workspaceId, currentVersion: body.version, archivedAt: null },
+            data: {
+              currentVersion: next,
+              name: manifest.name,
+              description: manifest.description,
+              updatedAt: new Date(),
+            },
+          })
+        )[0],
+      () => tx.skill.findFirst({ where: { id, workspaceId: auth.workspaceId } }),
+      body.version,
+      refuse,
+    );
     const created = await tx.skillVersion.create({
       data: { skillId: id, version: next, manifest: { ...manifest }, fileCount: files.length, totalBytes },
     });
@@ -146,11 +161,6 @@ export async function publishSkill(
   return toSkill(row, content);
 }
 
-/** Prisma's `contains` is a LIKE pattern: the filter is a plain substring, so its wildcards are escaped. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export async function listSkills(
   prisma: Database,
   auth: AuthContext,
@@ -161,12 +171,8 @@ export async function listSkills(
   const rows = await prisma.skill.findMany({
     where: {
       workspaceId: auth.workspaceId,
-      ...(query.status === "active"
-        ? { archivedAt: null }
-        : query.status === "archived"
-          ? { archivedAt: { not: null } }
-          : {}),
-      ...(query.name ? { name: { contains: escapeLike(query.name), mode: "insensitive" as const } } : {}),
+      ...archivedWhere(query.status),
+      ...nameContains(query.name),
       ...(after ? { id: { lt: after } } : {}),
     },
     orderBy: { id: "desc" },
