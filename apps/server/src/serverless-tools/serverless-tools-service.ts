@@ -119,20 +119,3 @@ export async function archiveServerlessTool(prisma: Database, projectId: string,
   const [result] = await withCurrentVersions(prisma, [row]);
   return result!;
 }
-
-/**
- * For agents (`serverlessTools` references pinned by version) and the runtime: the given version of a tool of the
- * project, or null when the tool or the version does not exist.
- */
-export async function findServerlessToolVersion(
-  prisma: Database,
-  projectId: string,
-  toolId: string,
-  version: number,
-): Promise<ServerlessTool | null> {
-  const row = await prisma.serverlessToolVersion.findFirst({
-    where: { toolId, version, tool: { projectId } },
-    include: { tool: true },
-  });
-  return row ? toServerlessTool(row.tool, row) : null;
-}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findServerlessToolVersion } from "../../src/serverless-tools/serverless-tools-service.js";
+import { loadPinnedServerlessTools } from "../../src/runtime/tools/serverless/load-serverless-tools.js";
 import type { Tenant } from "../support/factories.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { expectEachOnceNewestFirst, expectError, expectInvalid, walkPages } from "./helpers.js";
@@ -96,9 +96,13 @@ describe("serverless tools", () => {
       ["query.cursor"],
     );
 
-    const pinned = await findServerlessToolVersion(t.platform.ctx.db.prisma, t.tenant.projectId, tool.id, 2);
-    expect(pinned).toMatchObject({ id: tool.id, version: 2, currentVersion: 3, url: "https://tools.example.com/v2" });
-    expect(await findServerlessToolVersion(t.platform.ctx.db.prisma, t.tenant.projectId, tool.id, 9)).toBeNull();
+    // What the runtime loads for an agent's pins: the pinned version, not the current one.
+    const pool = t.platform.ctx.db.pool;
+    const pinned = await loadPinnedServerlessTools(pool, t.tenant.projectId, [{ toolId: tool.id, version: 2 }]);
+    expect(pinned).toEqual([
+      expect.objectContaining({ toolId: tool.id, version: 2, url: "https://tools.example.com/v2" }),
+    ]);
+    expect(await loadPinnedServerlessTools(pool, t.tenant.projectId, [{ toolId: tool.id, version: 9 }])).toEqual([]);
   });
 
   it("refuses a stale version with 409 serverless_tool.version_conflict and writes nothing", async () => {
@@ -271,6 +275,7 @@ describe("serverless tools", () => {
       404,
       "project.not_found",
     );
-    expect(await findServerlessToolVersion(t.platform.ctx.db.prisma, t.tenant.projectId, theirs.id, 1)).toBeNull();
+    const pins = [{ toolId: theirs.id, version: 1 }];
+    expect(await loadPinnedServerlessTools(t.platform.ctx.db.pool, t.tenant.projectId, pins)).toEqual([]);
   });
 });
