@@ -59,12 +59,11 @@ export async function startBareServer(connectionString: string): Promise<{ url: 
         );
         await client.query(
           `WITH upsert AS (
-             INSERT INTO session_runs ("sessionId", "requestedAt") VALUES ($1, now())
-             ON CONFLICT ("sessionId") DO UPDATE
-               SET "requestedAt" = now(), "generation" = session_runs."generation" + 1
-             RETURNING "sessionId"
+             INSERT INTO jobs ("kind", "key") VALUES ('session.turn', $1)
+             ON CONFLICT ("kind", "key") DO UPDATE SET "generation" = jobs."generation" + 1
+             RETURNING "key"
            )
-           SELECT pg_notify('session_work', "sessionId") FROM upsert`,
+           SELECT pg_notify('jobs', 'session.turn|0|' || "key") FROM upsert`,
           [sessionId],
         );
         await client.query("COMMIT");

@@ -46,7 +46,7 @@ const rows: [string, string][] = [];
 
 async function settle(): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM session_runs`);
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE "kind" = 'session.turn'`);
     if (rows[0]!.n === 0) return;
     await new Promise((r) => setTimeout(r, 50));
   }
