@@ -42,13 +42,15 @@ export function compileCron(cron: string, timezone: string, now: Date = new Date
   if (!zone)
     throw new ScheduleError("timezone", `unknown time zone "${timezone}" (use an IANA name such as Europe/Paris)`);
   let pattern: Cron;
+  let first: Date | null;
   try {
     pattern = new Cron(cron, { timezone: zone, mode: "5-part", paused: true });
+    first = pattern.nextRun(now);
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^CronPattern:\s*/, "") : String(error);
     throw new ScheduleError("cron", `not a valid 5-field cron expression: ${reason}`);
   }
-  if (!pattern.nextRun(now)) throw new ScheduleError("cron", `"${cron}" never fires`);
+  if (!first) throw new ScheduleError("cron", `"${cron}" never fires`);
   return {
     cron,
     timezone: zone,
