@@ -4,6 +4,7 @@ import express from "express";
 import { agentRoutes } from "./agents/routes.js";
 import { artifactsRoutes } from "./artifacts/routes.js";
 import { artifactFileDownloads } from "./artifacts/serve-artifact-file.js";
+import { automationRoutes } from "./automations/index.js";
 import { budgetRoutes } from "./budgets/routes.js";
 import type { AppContext } from "./context.js";
 import { datasetRoutes } from "./datasets/routes.js";
@@ -67,6 +68,7 @@ export function createApp(ctx: AppContext): express.Express {
   // The hottest routes (event ingestion and log reads) skip response re-validation: their bodies are built field by
   // field by the session serializers, and test/sessions/sessions-contract.test.ts checks them against the contract.
   createExpressEndpoints(contract.sessions, sessionRoutes(ctx), app, { ...options, responseValidation: false });
+  createExpressEndpoints(contract.automations, automationRoutes(ctx), app, options);
   createExpressEndpoints(contract.governance, governanceRoutes(ctx), app, options);
   createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), app, options);
   registerSkillsRoutes(app, ctx, options);

@@ -1,3 +1,4 @@
+import { automationJobKinds } from "./automations/index.js";
 import type { AppContext } from "./context.js";
 import { startIdempotencyCleanup } from "./http/idempotency-cleanup.js";
 import { type JobKind, JobRunner } from "./jobs/index.js";
@@ -11,7 +12,7 @@ import { sessionTurns } from "./runtime/turns/index.js";
  */
 export async function startBackground(ctx: AppContext): Promise<Stoppable> {
   let runner: JobRunner | undefined;
-  const kinds: JobKind<never>[] = [sessionTurns(ctx, () => runner!) as JobKind<never>];
+  const kinds: JobKind<never>[] = [sessionTurns(ctx, () => runner!) as JobKind<never>, ...automationJobKinds(ctx)];
   runner = new JobRunner({
     pool: ctx.db.pool,
     listener: ctx.listener,

@@ -1,5 +1,6 @@
 import { agentsContract } from "./agents/routes.js";
 import { artifactsContract } from "./artifacts/artifacts.js";
+import { automationsContract } from "./automations/routes.js";
 import { c } from "./common/router.js";
 import { governanceContract } from "./governance/egress-policy.js";
 import { apiKeysContract } from "./platform/api-keys.js";
@@ -18,6 +19,7 @@ export const contract = c.router({
   artifacts: artifactsContract,
   governance: governanceContract,
   sessions: sessionsContract,
+  automations: automationsContract,
   skills: skillsContract,
   ...resourceContracts,
 });

@@ -1,5 +1,6 @@
 export * from "./agents/index.js";
 export * from "./artifacts/index.js";
+export * from "./automations/index.js";
 export * from "./common/index.js";
 export { type Contract, contract } from "./contract.js";
 export * from "./governance/index.js";

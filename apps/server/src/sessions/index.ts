@@ -1,5 +1,5 @@
 // What other folders (the agent runtime, automations, experiments) may use of the sessions area.
-export { createSession } from "./create-session.js";
+export { createSession, insertSession, type NewSession } from "./create-session.js";
 export { appendEvents, type NewEvent, readEvents, type StoredEvent } from "./event-log.js";
 export { subscribeSessionEvents } from "./event-notifier.js";
 export {
@@ -9,4 +9,5 @@ export {
   saveSessionLoopSettings,
 } from "./loop-settings.js";
 export { requestTurn, SESSION_TURN_KIND } from "./request-turn.js";
-export { resolveExecutionSettings } from "./resolve-execution.js";
+export { type ExecutionSettings, resolveExecutionSettings } from "./resolve-execution.js";
+export { sessionAtWork } from "./session-at-work.js";

@@ -58,6 +58,7 @@ export const ERROR_STATUS = {
   "automation.environment_not_found": 422,
   "automation.vault_not_found": 422,
   "automation.memory_store_not_found": 422,
+  "automation.unparseable_schedule": 422,
   "experiment.not_found": 404,
   "experiment.empty_dataset": 400,
   "experiment.too_many_cases": 400,

@@ -23,7 +23,7 @@ type Body = any;
 /**
  * Seeds every area for `tenant` (admin): vault with secrets, environment, memory store and entry, knowledge base and
  * document, dataset and cases, budget, serverless tool (with the vault), skill, agent with an MCP server and its
- * credential, session, a second API key. `mcpUrl` / `toolUrl` are where the agent's MCP server and serverless tool live.
+ * credential, session, automation (with a manual run requested), a second API key. `mcpUrl` / `toolUrl` are where the agent's MCP server and serverless tool live.
  */
 export async function seedWorld(
   t: TestApp,
@@ -95,6 +95,16 @@ export async function seedWorld(
     serverlessTools: [{ toolId: tool.id, version: 1 }],
   });
   const session = await send("post", `${base}/sessions`, { agent: agent.id, vaultIds: [vault.id] });
+  const automation = await send("post", `${base}/automations`, {
+    name: `automation-${tag}`,
+    agentId: agent.id,
+    prompt: `report of ${tag}`,
+    trigger: { type: "schedule", cron: "0 9 * * 1-5", timezone: "UTC" },
+    environmentId: environment.id,
+    vaultIds: [vault.id],
+    resources: [{ memoryStoreId: store.id, memoryStoreName: store.name, mode: "read-only" }],
+  });
+  await send("post", `${base}/automations/${automation.id}/run`, {}, 202);
   const key = await send("post", "/v1/api-keys", { name: `key-${tag}`, projectId: tenant.projectId });
   secrets.createdKey = key.key;
 
@@ -119,6 +129,7 @@ export async function seedWorld(
       agents: agent.id,
       "mcp-servers/:name": "docs",
       sessions: session.id,
+      automations: automation.id,
       "api-keys": key.id,
     },
   };

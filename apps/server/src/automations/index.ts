@@ -1,0 +1,20 @@
+// What the composition root uses of automations: routes are mounted by app.ts, job kinds registered by background.ts.
+import type { AppContext } from "../context.js";
+import type { JobKind } from "../jobs/index.js";
+import { automationManualRunKind } from "./manual-run-job.js";
+import { automationQueuedKind } from "./queued-job.js";
+import { automationScheduleKind } from "./schedule-job.js";
+
+export { automationRoutes } from "./routes.js";
+
+/**
+ * The automation job kinds, with their slots per worker process: schedules (short database work), manual runs, and
+ * `queue_one` firings waiting for a session (each holds a slot while it waits, so they have their own).
+ */
+export function automationJobKinds(ctx: AppContext): JobKind<never>[] {
+  return [
+    automationScheduleKind(ctx, 4) as JobKind<never>,
+    automationManualRunKind(ctx, 4) as JobKind<never>,
+    automationQueuedKind(ctx, 16) as JobKind<never>,
+  ];
+}
