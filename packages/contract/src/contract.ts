@@ -2,6 +2,7 @@ import { agentsContract } from "./agents/routes.js";
 import { artifactsContract } from "./artifacts/artifacts.js";
 import { automationsContract } from "./automations/routes.js";
 import { c } from "./common/router.js";
+import { experimentsContract } from "./experiments/routes.js";
 import { governanceContract } from "./governance/egress-policy.js";
 import { apiKeysContract } from "./platform/api-keys.js";
 import { platformContract } from "./platform/context.js";
@@ -20,6 +21,7 @@ export const contract = c.router({
   governance: governanceContract,
   sessions: sessionsContract,
   automations: automationsContract,
+  experiments: experimentsContract,
   skills: skillsContract,
   ...resourceContracts,
 });

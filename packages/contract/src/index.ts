@@ -3,6 +3,7 @@ export * from "./artifacts/index.js";
 export * from "./automations/index.js";
 export * from "./common/index.js";
 export { type Contract, contract } from "./contract.js";
+export * from "./experiments/index.js";
 export * from "./governance/index.js";
 export { API_VERSION, buildOpenApiDocument } from "./openapi.js";
 export * from "./platform/index.js";

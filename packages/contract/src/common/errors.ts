@@ -62,6 +62,8 @@ export const ERROR_STATUS = {
   "experiment.not_found": 404,
   "experiment.empty_dataset": 400,
   "experiment.too_many_cases": 400,
+  "experiment.invalid_model": 422,
+  "experiment.not_comparable": 422,
   "skill.not_found": 404,
   "skill.version_not_found": 404,
   "skill.file_not_found": 404,

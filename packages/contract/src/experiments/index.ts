@@ -1,0 +1,4 @@
+export * from "./experiments.js";
+export * from "./routes.js";
+export * from "./scorers.js";
+export * from "./task.js";

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { cursorPage, PageQuerySchema } from "../common/pagination.js";
+import { c, routerOptions } from "../common/router.js";
+import {
+  CreateExperimentSchema,
+  ExperimentCompareQuery,
+  ExperimentComparisonSchema,
+  ExperimentListQuery,
+  ExperimentResultSchema,
+  ExperimentSchema,
+} from "./experiments.js";
+
+const PathId = z.string().min(1).max(128);
+const ProjectParams = z.object({ projectId: PathId });
+const ExperimentParams = z.object({ projectId: PathId, id: PathId });
+
+const base = "/v1/projects/:projectId/experiments";
+
+export const experimentsContract = c.router(
+  {
+    create: {
+      method: "POST",
+      path: base,
+      pathParams: ProjectParams,
+      body: CreateExperimentSchema,
+      responses: { 201: ExperimentSchema },
+      summary: "Create an experiment",
+      description:
+        "Freezes the dataset's cases and, for an agent task, the agent version; answers at once with `status: " +
+        "pending` and runs asynchronously (pending → running → completed or failed). Refused at once when the agent " +
+        "is missing (404), archived (409 `agent.archived`) or the version missing (404 `agent.version_not_found`), " +
+        "the dataset is empty (400 `experiment.empty_dataset`), an agent task has more than 200 cases (400 " +
+        "`experiment.too_many_cases`), or a blocking budget is exhausted (403 `budget.exceeded`).",
+    },
+    list: {
+      method: "GET",
+      path: base,
+      pathParams: ProjectParams,
+      query: ExperimentListQuery,
+      responses: { 200: cursorPage(ExperimentSchema) },
+      summary: "List experiments, newest first",
+    },
+    get: {
+      method: "GET",
+      path: `${base}/:id`,
+      pathParams: ExperimentParams,
+      responses: { 200: ExperimentSchema },
+      summary: "Get an experiment: status, progress and, once completed, its totals",
+    },
+    results: {
+      method: "GET",
+      path: `${base}/:id/results`,
+      pathParams: ExperimentParams,
+      query: PageQuerySchema,
+      responses: { 200: cursorPage(ExperimentResultSchema) },
+      summary: "List per-case results in dataset order",
+      description: "Finished cases only: while the experiment runs, the list grows as cases finish.",
+    },
+    compare: {
+      method: "GET",
+      path: `${base}/:id/compare`,
+      pathParams: ExperimentParams,
+      query: ExperimentCompareQuery,
+      responses: { 200: ExperimentComparisonSchema },
+      summary: "Compare an experiment with a baseline over the same dataset",
+      description:
+        "Per scorer the difference of mean score and pass rate, and the cases that went from pass to fail " +
+        "(regressions) and from fail to pass (improvements). A baseline over another dataset is 422 " +
+        "`experiment.not_comparable`.",
+    },
+  },
+  routerOptions,
+);
