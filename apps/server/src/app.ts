@@ -9,6 +9,7 @@ import { budgetRoutes } from "./budgets/routes.js";
 import type { AppContext } from "./context.js";
 import { datasetRoutes } from "./datasets/routes.js";
 import { environmentRoutes } from "./environments/routes.js";
+import { experimentRoutes } from "./experiments/index.js";
 import { governanceRoutes } from "./governance/routes.js";
 import { authenticate } from "./http/authenticate.js";
 import { corsFor } from "./http/cors.js";
@@ -69,6 +70,7 @@ export function createApp(ctx: AppContext): express.Express {
   // field by the session serializers, and test/sessions/sessions-contract.test.ts checks them against the contract.
   createExpressEndpoints(contract.sessions, sessionRoutes(ctx), app, { ...options, responseValidation: false });
   createExpressEndpoints(contract.automations, automationRoutes(ctx), app, options);
+  createExpressEndpoints(contract.experiments, experimentRoutes(ctx), app, options);
   createExpressEndpoints(contract.governance, governanceRoutes(ctx), app, options);
   createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), app, options);
   registerSkillsRoutes(app, ctx, options);

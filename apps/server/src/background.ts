@@ -1,5 +1,6 @@
 import { automationJobKinds } from "./automations/index.js";
 import type { AppContext } from "./context.js";
+import { experimentCaseKind } from "./experiments/index.js";
 import { startIdempotencyCleanup } from "./http/idempotency-cleanup.js";
 import { type JobKind, JobRunner } from "./jobs/index.js";
 import { integerSetting } from "./lib/env.js";
@@ -12,7 +13,14 @@ import { sessionTurns } from "./runtime/turns/index.js";
  */
 export async function startBackground(ctx: AppContext): Promise<Stoppable> {
   let runner: JobRunner | undefined;
-  const kinds: JobKind<never>[] = [sessionTurns(ctx, () => runner!) as JobKind<never>, ...automationJobKinds(ctx)];
+  const kinds: JobKind<never>[] = [
+    sessionTurns(ctx, () => runner!) as JobKind<never>,
+    ...automationJobKinds(ctx),
+    experimentCaseKind(
+      ctx,
+      integerSetting(ctx.config.env, "EXPERIMENT_CASE_CONCURRENCY", 16, 1, 256),
+    ) as JobKind<never>,
+  ];
   runner = new JobRunner({
     pool: ctx.db.pool,
     listener: ctx.listener,

@@ -2,6 +2,7 @@
 export { createSession, insertSession, type NewSession } from "./create-session.js";
 export { appendEvents, type NewEvent, readEvents, type StoredEvent } from "./event-log.js";
 export { subscribeSessionEvents } from "./event-notifier.js";
+export { ingestEvents } from "./ingest-events.js";
 export {
   DEFAULT_LOOP_SETTINGS,
   loadSessionLoopSettings,

@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { recordUsage } from "../budgets/index.js";
+import type { AppContext } from "../context.js";
+import { exponentialBackoff, type JobKind, type RunningJob } from "../jobs/index.js";
+import { readProviderSettings } from "../models/index.js";
+import type { CaseResult, TaskOutcome } from "./cases/case-outcome.js";
+import { runAgentCase } from "./cases/run-agent-case.js";
+import { runModelCase } from "./cases/run-model-case.js";
+import { failExperiment } from "./fail-experiment.js";
+import { finishCase } from "./finish-case.js";
+import { CASE_KIND, parseCaseKey } from "./job-names.js";
+import { createJudge } from "./judge.js";
+import { loadCase, markStarted } from "./load-case.js";
+import { ScoringFailed, scoreOutput } from "./scoring/score-output.js";
+import type { ExperimentRow } from "./serialize.js";
+
+/**
+ * The job kind of experiment cases (`experiment.case`, key `<experimentId>:<position>`). A run produces the case's
+ * output (a model call, or a real agent session), scores it, and records the result fenced on its lease: a case is
+ * recorded (and scored into the totals) once, however often it runs. A case's own failure (model error, turn or time
+ * cap, a scorer that cannot score) is a result with `status: error`; a run that throws (database, crash) is retried,
+ * and when retries are exhausted the experiment fails.
+ */
+export function experimentCaseKind(ctx: AppContext, concurrency: number): JobKind<object> {
+  const settings = readProviderSettings(ctx.config.env);
+  return {
+    kind: CASE_KIND,
+    payload: z.object({}).passthrough(),
+    concurrency,
+    leaseMs: 30_000,
+    retry: { maxAttempts: 5, backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000, jitter: 0.2 }) },
+    async run(job) {
+      const key = parseCaseKey(job.key);
+      if (!key) return undefined;
+      const loaded = await loadCase(ctx.db.pool, key.experimentId, key.position);
+      if (!loaded || loaded.experiment.status === "failed") return undefined;
+      if (loaded.row.state === "completed" || loaded.row.state === "error") return undefined;
+      const { experiment, row } = loaded;
+      const startedAt = await markStarted(ctx.db.pool, experiment.id, row.position);
+      const task = experiment.task;
+      const outcome =
+        task.type === "model"
+          ? await runModelCase(ctx, settings, task, row.input, job.signal)
+          : await runAgentCase(ctx, job, experiment, row, task, startedAt);
+      if (task.type === "model" && outcome.output !== null) {
+        await recordModelUsage(ctx, experiment.workspaceId, outcome.usage, 1);
+      }
+      const result = await scored(ctx, experiment, row, outcome, job);
+      result.latencyMs = Date.now() - startedAt.getTime();
+      await job.fenced((client) => finishCase(client, experiment.id, row.position, result));
+      return undefined;
+    },
+    async giveUp(job) {
+      const key = parseCaseKey(job.key);
+      if (!key) return;
+      const message = `case ${key.position} could not be run after ${job.failures} attempts: ${job.lastError}`;
+      await job.fenced((client) => failExperiment(client, key.experimentId, message));
+    },
+  };
+}
+
+async function scored(
+  ctx: AppContext,
+  experiment: ExperimentRow,
+  row: { input: string; expected: string | null },
+  outcome: TaskOutcome,
+  job: RunningJob<object>,
+): Promise<CaseResult> {
+  const base = { ...outcome, latencyMs: 0, judgeUsage: { inputTokens: 0, outputTokens: 0 }, scores: [] };
+  if (outcome.error !== null || outcome.output === null) return { ...base, state: "error" };
+  const judge = createJudge(ctx, experiment.projectId, experiment.task, job.signal);
+  try {
+    const scored = { input: row.input, expected: row.expected, output: outcome.output };
+    const scores = await scoreOutput(experiment.scorers, scored, judge);
+    const judgeCost = judge.costUsd();
+    const costUsd = outcome.costUsd === null || judgeCost === null ? null : outcome.costUsd + judgeCost;
+    return { ...base, scores, costUsd, judgeUsage: judge.usage, state: "completed" };
+  } catch (error) {
+    if (!(error instanceof ScoringFailed)) throw error;
+    return { ...base, judgeUsage: judge.usage, error: error.message, state: "error" };
+  } finally {
+    if (judge.calls > 0) await recordModelUsage(ctx, experiment.workspaceId, judge.usage, judge.calls);
+  }
+}
+
+async function recordModelUsage(
+  ctx: AppContext,
+  workspaceId: string,
+  usage: { inputTokens: number; outputTokens: number },
+  calls: number,
+): Promise<void> {
+  await Promise.all([
+    recordUsage(ctx.db.pool, { workspaceId, meter: "tokens", amount: usage.inputTokens + usage.outputTokens }),
+    recordUsage(ctx.db.pool, { workspaceId, meter: "model_calls", amount: calls }),
+  ]);
+}

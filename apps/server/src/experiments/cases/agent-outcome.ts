@@ -1,0 +1,60 @@
+import type { StoredEvent } from "../../sessions/index.js";
+import { estimateCostUsd } from "../pricing.js";
+import type { TaskOutcome } from "./case-outcome.js";
+
+/**
+ * What an agent case's log says: the last assistant message is the output (spec rule 3); the turn's stop reason tells
+ * whether the case completed (`end_turn`) or is an error (turn cap, time cap, loop error, a tool nobody could answer),
+ * with the session's own error message when it wrote one. Usage and cost add up the `agent.usage` entries.
+ */
+export function agentOutcome(
+  sessionId: string,
+  log: readonly StoredEvent[],
+  limits: { maxTurns: number; timeoutMs: number; timedOut: boolean },
+): TaskOutcome {
+  let output: string | null = null;
+  let stopReason: string | null = null;
+  let sessionError: string | null = null;
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let costUsd: number | null = 0;
+  for (const event of log) {
+    if (event.type === "agent.message") output = textOf(event.content);
+    else if (event.type === "session.status_idle" && stopReason === null) stopReason = String(event.stopReason);
+    else if (event.type === "session.error" && sessionError === null) sessionError = errorText(event.error);
+    else if (event.type === "agent.usage") {
+      const call = { inputTokens: Number(event.inputTokens) || 0, outputTokens: Number(event.outputTokens) || 0 };
+      usage.inputTokens += call.inputTokens;
+      usage.outputTokens += call.outputTokens;
+      const cost = typeof event.model === "string" ? estimateCostUsd(event.model, call) : null;
+      costUsd = costUsd === null || cost === null ? null : costUsd + cost;
+    }
+  }
+  const error = caseError(stopReason, sessionError, limits);
+  return { output: error ? output : (output ?? ""), error, usage, costUsd, sessionId };
+}
+
+function caseError(
+  stopReason: string | null,
+  sessionError: string | null,
+  limits: { maxTurns: number; timeoutMs: number; timedOut: boolean },
+): string | null {
+  if (limits.timedOut) return `time cap: the case ran past timeoutMs (${limits.timeoutMs} ms) and was interrupted`;
+  if (stopReason === "end_turn") return null;
+  if (stopReason === "max_turns") return `turn cap: the agent reached maxTurns (${limits.maxTurns} model calls)`;
+  if (sessionError) return sessionError;
+  if (stopReason === null) return "the session's turn did not end";
+  return `the session stopped with ${stopReason}`;
+}
+
+function textOf(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => (part && typeof part.text === "string" ? part.text : "")).join("");
+}
+
+function errorText(error: unknown): string {
+  if (error && typeof error === "object") {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return `${String(code ?? "session.error")}: ${String(message ?? "")}`;
+  }
+  return "session.error";
+}

@@ -1,0 +1,27 @@
+import type pg from "pg";
+import { enqueueJobs } from "../jobs/index.js";
+import { CASE_KIND, caseKey } from "./job-names.js";
+
+type Queryable = Pick<pg.Pool, "query">;
+
+/**
+ * Queues up to `count` pending cases of the experiment (the first ones in dataset order): marks them `queued` and
+ * enqueues their jobs, in the caller's transaction (the NOTIFY is delivered at its commit). Concurrent callers never
+ * queue the same case: the rows are claimed with SKIP LOCKED.
+ */
+export async function queuePendingCases(db: Queryable, experimentId: string, count: number): Promise<number> {
+  if (count <= 0) return 0;
+  const { rows } = await db.query<{ position: number }>(
+    `UPDATE experiment_cases SET "state" = 'queued'
+     WHERE "experimentId" = $1 AND "position" IN (
+       SELECT "position" FROM experiment_cases WHERE "experimentId" = $1 AND "state" = 'pending'
+       ORDER BY "position" LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING "position"`,
+    [experimentId, count],
+  );
+  await enqueueJobs(
+    db,
+    rows.map((r) => ({ kind: CASE_KIND, key: caseKey(experimentId, r.position) })),
+  );
+  return rows.length;
+}
