@@ -12,11 +12,13 @@ type Queryable = Pick<pg.Pool, "query">;
 export async function queuePendingCases(db: Queryable, experimentId: string, count: number): Promise<number> {
   if (count <= 0) return 0;
   const { rows } = await db.query<{ position: number }>(
-    `UPDATE experiment_cases SET "state" = 'queued'
-     WHERE "experimentId" = $1 AND "position" IN (
+    `WITH next AS (
        SELECT "position" FROM experiment_cases WHERE "experimentId" = $1 AND "state" = 'pending'
-       ORDER BY "position" LIMIT $2 FOR UPDATE SKIP LOCKED)
-     RETURNING "position"`,
+       ORDER BY "position" LIMIT $2 FOR UPDATE SKIP LOCKED
+     )
+     UPDATE experiment_cases c SET "state" = 'queued' FROM next
+     WHERE c."experimentId" = $1 AND c."position" = next."position"
+     RETURNING c."position"`,
     [experimentId, count],
   );
   await enqueueJobs(

@@ -58,6 +58,8 @@ export interface FakeOpenAI {
   /** Every request received, in order (chat completions and model listings). */
   requests: FakeRequest[];
   enqueue(...replies: FakeReplyScript[]): void;
+  /** How to answer when the queue is empty (default, and `undefined`: echo the last user message). */
+  respondWith(script: FakeReplyScript | undefined): void;
   /** Scripted replies not consumed yet. */
   pendingReplies(): number;
   /** Forgets recorded requests and unconsumed replies. */
@@ -81,7 +83,7 @@ function contentText(content: ChatMessage["content"]): string {
     .join("");
 }
 
-function lastUserText(body: { messages?: ChatMessage[] }): string {
+export function lastUserText(body: { messages?: ChatMessage[] }): string {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]?.role === "user") return contentText(messages[i].content);
@@ -283,6 +285,7 @@ async function streamCompletion(
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const requests: FakeRequest[] = [];
   const queue: FakeReplyScript[] = [];
+  let responder: FakeReplyScript | undefined;
 
   const server = createServer(async (request, response) => {
     const closed = new AbortController();
@@ -311,7 +314,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         return;
       }
 
-      const script = queue.shift();
+      const script = queue.shift() ?? responder;
       const reply: FakeReply =
         script === undefined
           ? { text: lastUserText(recorded.body) }
@@ -337,10 +340,14 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     enqueue: (...replies) => {
       queue.push(...replies);
     },
+    respondWith: (script) => {
+      responder = script;
+    },
     pendingReplies: () => queue.length,
     reset: () => {
       requests.length = 0;
       queue.length = 0;
+      responder = undefined;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
