@@ -1,0 +1,77 @@
+import type { ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JOBS_CHANNEL } from "../../src/jobs/index.js";
+import { type FakeOpenAI, lastUserText, startFakeOpenAI } from "../support/fake-openai.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
+import { allResults, createDataset, createExperiment, waitForEnd, waitUntil } from "./helpers.js";
+
+let t: TestApp;
+let fake: FakeOpenAI;
+const workers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  t = await startTestApp({ role: "api", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
+});
+afterAll(async () => {
+  await Promise.all(workers.map(stopWorkerProcess));
+  await t?.close();
+  await fake?.close();
+});
+
+async function startWorker(): Promise<ChildProcess> {
+  const child = await startWorkerProcess(t, { OPENAI_COMPATIBLE_BASE_URL: fake.url });
+  workers.push(child);
+  return child;
+}
+
+describe("an experiment across a worker crash", () => {
+  it("resumes on another worker and records every case once", async () => {
+    fake.respondWith((request) => ({ text: lastUserText(request.body), delayMs: 60_000 }));
+    const datasetId = await createDataset(
+      t,
+      t.tenant,
+      Array.from({ length: 4 }, (_, i) => ({ input: `case ${i + 1}`, expected: `case ${i + 1}` })),
+    );
+    const first = await startWorker();
+    const created = await createExperiment(t, t.tenant, {
+      datasetId,
+      name: "crash",
+      task: { type: "model", model: "openai-compatible/fake-model" },
+      scorers: [{ type: "exact_match" }],
+      concurrency: 2,
+    });
+    await waitUntil(
+      "two cases waiting on the model",
+      async () => (fake.requests.length >= 2 ? true : undefined),
+      30_000,
+    );
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+
+    // The dead worker's leases would expire after 30 s; make its jobs due now, as expiry would.
+    fake.respondWith(undefined);
+    const pool = t.platform.ctx.db.pool;
+    await pool.query(
+      `WITH due AS (UPDATE jobs SET "dueAt" = now() WHERE "kind" = 'experiment.case' RETURNING "kind", "key")
+       SELECT pg_notify($1, "kind" || '|0|' || "key") FROM due`,
+      [JOBS_CHANNEL],
+    );
+    await startWorker();
+    const done = await waitForEnd(t, t.tenant, created.id, 60_000);
+    expect(done).toMatchObject({ status: "completed", progress: { done: 4, errored: 0, total: 4 } });
+    expect(done.totals).toMatchObject({ cases: 4, completed: 4, passRate: 1 });
+    const results = await allResults(t, t.tenant, created.id);
+    expect(results.map((r) => [r.position, r.status, r.output])).toEqual([
+      [1, "completed", "case 1"],
+      [2, "completed", "case 2"],
+      [3, "completed", "case 3"],
+      [4, "completed", "case 4"],
+    ]);
+    // The two cases cut short were asked again; each case is still recorded and scored once.
+    expect(fake.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(6);
+    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM jobs WHERE "kind" = 'experiment.case'`);
+    expect(rows[0].n).toBe(0);
+  });
+});
