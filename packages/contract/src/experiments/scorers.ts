@@ -26,7 +26,8 @@ const RegexScorer = z
     flags: z
       .string()
       .max(3)
-      .regex(/^(?!.*(.).*\1)[ims]*$/, "only `i`, `m` and `s`, each at most once")
+      .regex(/^[ims]*$/, "only `i`, `m` and `s`")
+      .refine((flags) => new Set(flags).size === flags.length, { message: "each flag at most once" })
       .optional(),
   })
   .strict()

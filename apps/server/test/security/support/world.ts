@@ -23,7 +23,7 @@ type Body = any;
 /**
  * Seeds every area for `tenant` (admin): vault with secrets, environment, memory store and entry, knowledge base and
  * document, dataset and cases, budget, serverless tool (with the vault), skill, agent with an MCP server and its
- * credential, session, automation (with a manual run requested), a second API key. `mcpUrl` / `toolUrl` are where the agent's MCP server and serverless tool live.
+ * credential, session, automation (with a manual run requested), experiment, a second API key. `mcpUrl` / `toolUrl` are where the agent's MCP server and serverless tool live.
  */
 export async function seedWorld(
   t: TestApp,
@@ -105,6 +105,12 @@ export async function seedWorld(
     resources: [{ memoryStoreId: store.id, memoryStoreName: store.name, mode: "read-only" }],
   });
   await send("post", `${base}/automations/${automation.id}/run`, {}, 202);
+  const experiment = await send("post", `${base}/experiments`, {
+    datasetId: dataset.id,
+    name: `experiment-${tag}`,
+    task: { type: "model", model: "builtin/echo", system: `Repeat for ${tag}` },
+    scorers: [{ type: "not_empty" }, { type: "contains", value: tag }],
+  });
   const key = await send("post", "/v1/api-keys", { name: `key-${tag}`, projectId: tenant.projectId });
   secrets.createdKey = key.key;
 
@@ -130,6 +136,7 @@ export async function seedWorld(
       "mcp-servers/:name": "docs",
       sessions: session.id,
       automations: automation.id,
+      experiments: experiment.id,
       "api-keys": key.id,
     },
   };
