@@ -291,6 +291,24 @@ describe("an agent experiment", () => {
     expect(systems.every((s) => s.startsWith("v1"))).toBe(true);
   });
 
+  it("confines each case to read-only tools with confineReadonly", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL, tools: ["artifact_write", "web_fetch"] });
+    const datasetId = await createDataset(t, t.tenant, [{ input: "hi" }]);
+    const body = { datasetId, name: "ro", scorers: [{ type: "not_empty" }] };
+    const toolsOf = async (confineReadonly: boolean) => {
+      fake.reset();
+      const created = await createExperiment(t, t.tenant, {
+        ...body,
+        task: { type: "agent", agentId: agent.id, confineReadonly },
+      });
+      await waitForEnd(t, t.tenant, created.id);
+      // biome-ignore lint/suspicious/noExplicitAny: tools as the fake server received them
+      return ((fake.requests[0]!.body.tools ?? []) as any[]).map((tool) => tool.function.name).sort();
+    };
+    expect(await toolsOf(false)).toEqual(["artifact_write", "web_fetch"]);
+    expect(await toolsOf(true)).toEqual(["web_fetch"]);
+  });
+
   it("interrupts a case past its timeoutMs and records a time cap error", async () => {
     fake.respondWith({ text: "too late", delayMs: 20_000 });
     const agent = await createAgent(t, t.tenant, { model: MODEL });
