@@ -57,7 +57,7 @@ export async function allResults(t: TestApp, tenant: Tenant, id: string): Promis
   const out: Body[] = [];
   let cursor: string | null = null;
   do {
-    const res = await t.http
+    const res: { status: number; body: Body } = await t.http
       .get(`${tenant.base}/experiments/${id}/results`)
       .query({ limit: 100, ...(cursor ? { cursor } : {}) })
       .set(tenant.auth);
