@@ -27,7 +27,12 @@ async function withUsage(prisma: Database, workspaceId: string, rows: BudgetRow[
       : await prisma.usageCounter.findMany({
           where: { workspaceId, OR: rows.map((r) => counterOf(r, now)) },
         });
-  const used = new Map(counters.map((c) => [counterKey(c.agentId, c.meter, c.bucket), c.used]));
+  // A counter is the sum of its shards.
+  const used = new Map<string, bigint>();
+  for (const c of counters) {
+    const key = counterKey(c.agentId, c.meter, c.bucket);
+    used.set(key, (used.get(key) ?? 0n) + c.used);
+  }
   return rows.map((r) => {
     const c = counterOf(r, now);
     return toBudget(r, used.get(counterKey(c.agentId, c.meter, c.bucket)) ?? 0n, now);

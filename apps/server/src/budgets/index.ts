@@ -1,2 +1,12 @@
 // What other folders (sessions, the agent runtime, experiments) may use of budgets.
-export { type BudgetExceeded, budgetExceededError, checkBudgets, recordUsage } from "./usage.js";
+export {
+  type BudgetExceeded,
+  budgetExceededError,
+  checkBudgets,
+  type Reservation,
+  recordUsage,
+  recordUsages,
+  reserveUsage,
+  reserveUsageNow,
+  type UsageAmount,
+} from "./usage.js";

@@ -2,9 +2,11 @@ import type { BudgetExceededDetailsSchema, BudgetMeter, BudgetPeriod } from "@ag
 import type pg from "pg";
 import type { z } from "zod";
 import { AppError } from "../http/app-error.js";
+import { inTransaction } from "../lib/transaction.js";
 
 // Consumption counters and budget checks, for the areas that consume (sessions, experiments, model calls).
-// Counters live in usage_counters, one row per (workspace, agent, meter, bucket); agentId "" is the workspace row.
+// Counters live in usage_counters: per (workspace, agent, meter, bucket) a few shards whose sum is the counter;
+// agentId "" is the workspace row.
 
 type Queryable = Pick<pg.Pool, "query">;
 export type BudgetExceeded = z.infer<typeof BudgetExceededDetailsSchema>;
@@ -23,70 +25,166 @@ export function periodEnd(period: BudgetPeriod, now: Date = new Date()): Date | 
   return period === "month" ? new Date(Date.UTC(y, m + 1, 1)) : new Date(Date.UTC(y, m, now.getUTCDate() + 1));
 }
 
+/** Shards per counter: concurrent writers pick one at random, so they rarely wait on each other's row. */
+export const USAGE_SHARDS = 8;
+
+export interface UsageAmount {
+  meter: BudgetMeter;
+  /** A non-negative integer; a settlement may be negative (an estimate corrected down). */
+  amount: number;
+}
+
 /**
- * Adds `amount` to the meter's counters of the workspace and, when given, of the agent, for the three buckets
- * (total, month, day) in one statement. Rows are always locked in the same order, so concurrent calls cannot deadlock.
+ * Adds usage to the meters' counters of the workspace and, when given, of the agent, for the three buckets (total,
+ * month, day), in one statement. The rows go to a random shard of each counter: no hot row however many sessions are
+ * created at once. Rows are locked in one order, so concurrent calls cannot deadlock.
  */
 export async function recordUsage(
   pool: Queryable,
   input: { workspaceId: string; agentId?: string | null; meter: BudgetMeter; amount: number; now?: Date },
 ): Promise<void> {
-  if (!Number.isSafeInteger(input.amount) || input.amount < 0) {
-    throw new Error(`recordUsage: amount must be a non-negative integer, got ${input.amount}`);
+  await recordUsages(pool, { ...input, usages: [{ meter: input.meter, amount: input.amount }] });
+}
+
+/** Several meters at once (one statement). */
+export async function recordUsages(
+  pool: Queryable,
+  input: { workspaceId: string; agentId?: string | null; usages: readonly UsageAmount[]; now?: Date },
+): Promise<void> {
+  const usages = input.usages.filter((u) => u.amount !== 0);
+  for (const u of usages) {
+    if (!Number.isSafeInteger(u.amount)) throw new Error(`recordUsage: amount must be an integer, got ${u.amount}`);
   }
-  if (input.amount === 0) return;
+  if (usages.length === 0) return;
   const now = input.now ?? new Date();
   const owners = input.agentId ? ["", input.agentId] : [""];
   const buckets = [bucketFor("total", now), bucketFor("month", now), bucketFor("day", now)];
-  const params: unknown[] = [input.workspaceId, input.meter, input.amount];
+  const shard = Math.floor(Math.random() * USAGE_SHARDS);
+  const params: unknown[] = [input.workspaceId, shard];
   const values: string[] = [];
-  for (const owner of owners) {
-    for (const bucket of buckets) {
-      params.push(owner, bucket);
-      values.push(`($1, $${params.length - 1}, $2, $${params.length}, $3::bigint, now())`);
+  for (const u of [...usages].sort((a, b) => a.meter.localeCompare(b.meter))) {
+    params.push(u.meter, u.amount);
+    const [meter, amount] = [params.length - 1, params.length];
+    for (const owner of owners) {
+      for (const bucket of buckets) {
+        params.push(owner, bucket);
+        values.push(
+          `($1, $${params.length - 1}, $${meter}, $${params.length}, $2::smallint, $${amount}::bigint, now())`,
+        );
+      }
     }
   }
   await pool.query(
-    `INSERT INTO usage_counters ("workspaceId", "agentId", "meter", "bucket", "used", "updatedAt")
+    `INSERT INTO usage_counters ("workspaceId", "agentId", "meter", "bucket", "shard", "used", "updatedAt")
      VALUES ${values.join(", ")}
-     ON CONFLICT ("workspaceId", "agentId", "meter", "bucket")
+     ON CONFLICT ("workspaceId", "agentId", "meter", "bucket", "shard")
      DO UPDATE SET "used" = usage_counters."used" + EXCLUDED."used", "updatedAt" = now()`,
     params,
   );
 }
 
-const CHECK_SQL = `
-SELECT b."scope", b."meter", b."limit"::text AS "limit", COALESCE(u."used", 0)::text AS "used"
+/** Blocking budgets of the workspace (and the agent) on some meters, with their consumption in the current period. */
+const BLOCKING_SQL = (lock: boolean) => `
+SELECT b."id", b."scope", b."meter", b."limit"::text AS "limit",
+  (SELECT COALESCE(sum(u."used"), 0) FROM usage_counters u
+    WHERE u."workspaceId" = b."workspaceId"
+      AND u."agentId" = CASE WHEN b."scope" = 'agent' THEN b."agentId" ELSE '' END
+      AND u."meter" = b."meter"
+      AND u."bucket" = CASE b."period" WHEN 'day' THEN $3 WHEN 'month' THEN $4 ELSE 'total' END)::text AS "used"
 FROM budgets b
-LEFT JOIN usage_counters u
-  ON u."workspaceId" = b."workspaceId"
- AND u."agentId" = CASE WHEN b."scope" = 'agent' THEN b."agentId" ELSE '' END
- AND u."meter" = b."meter"
- AND u."bucket" = CASE b."period" WHEN 'day' THEN $3 WHEN 'month' THEN $4 ELSE 'total' END
 WHERE b."workspaceId" = $1
   AND b."action" = 'block'
   AND b."meter" = ANY($5::text[])
   AND (b."scope" = 'workspace' OR b."agentId" = $2)
-  AND COALESCE(u."used", 0) >= b."limit"
-ORDER BY (b."scope" = 'workspace') DESC, b."id"
-LIMIT 1`;
+  ${lock ? 'AND b."id" = ANY($6::text[])' : ""}
+ORDER BY (b."scope" = 'workspace') DESC, b."id"`;
+
+interface BlockingRow {
+  id: string;
+  scope: "workspace" | "agent";
+  meter: BudgetMeter;
+  limit: string;
+  used: string;
+}
+
+async function blockingBudgets(
+  db: Queryable,
+  input: { workspaceId: string; agentId?: string | null; meters: readonly BudgetMeter[]; now?: Date },
+  lockIds?: string[],
+): Promise<BlockingRow[]> {
+  if (input.meters.length === 0) return [];
+  const now = input.now ?? new Date();
+  if (lockIds) {
+    // Locks the budgets first (in id order: no deadlock), then reads the counters in a statement of its own, which
+    // sees every reservation committed before the lock was granted.
+    await db.query(`SELECT 1 FROM budgets WHERE "id" = ANY($1::text[]) ORDER BY "id" FOR UPDATE`, [lockIds]);
+  }
+  const params = [input.workspaceId, input.agentId ?? null, bucketFor("day", now), bucketFor("month", now)];
+  const { rows } = await db.query<BlockingRow>(BLOCKING_SQL(lockIds !== undefined), [
+    ...params,
+    [...input.meters],
+    ...(lockIds ? [lockIds] : []),
+  ]);
+  return rows;
+}
+
+const toExceeded = (row: BlockingRow): BudgetExceeded => ({
+  scope: row.scope,
+  meter: row.meter,
+  limit: Number(row.limit),
+  used: Number(row.used),
+});
 
 /**
  * The first blocking budget of the workspace (or of the agent, when given) on one of `meters` whose consumption in the
- * current period has reached its limit; null when new work may start. Workspace budgets are reported first.
+ * current period has reached its limit; null when new work may start. Workspace budgets are reported first. A check
+ * only: work that consumes goes through `reserveUsage`.
  */
 export async function checkBudgets(
   pool: Queryable,
   input: { workspaceId: string; agentId?: string | null; meters: readonly BudgetMeter[]; now?: Date },
 ): Promise<BudgetExceeded | null> {
-  if (input.meters.length === 0) return null;
-  const now = input.now ?? new Date();
-  const { rows } = await pool.query<{ scope: "workspace" | "agent"; meter: string; limit: string; used: string }>(
-    CHECK_SQL,
-    [input.workspaceId, input.agentId ?? null, bucketFor("day", now), bucketFor("month", now), [...input.meters]],
-  );
-  const row = rows[0];
-  return row ? { scope: row.scope, meter: row.meter, limit: Number(row.limit), used: Number(row.used) } : null;
+  const rows = await blockingBudgets(pool, input);
+  const row = rows.find((r) => BigInt(r.used) >= BigInt(r.limit));
+  return row ? toExceeded(row) : null;
+}
+
+/**
+ * Reserves consumption before the work, in the caller's transaction (`client`), without overshoot: the blocking budgets
+ * on the reserved meters are locked (only those: work under no budget locks nothing), their consumption is read, and
+ * the usage is recorded only when every reserved amount fits (`used + amount <= limit`) and no budget on a `checked`
+ * meter has been reached; otherwise nothing is written and the exceeded budget is returned (the caller ends its
+ * transaction). The locks serialise only the work counted by one blocking budget, until the caller commits.
+ */
+export async function reserveUsage(
+  client: Queryable,
+  input: {
+    workspaceId: string;
+    agentId?: string | null;
+    reserve: readonly UsageAmount[];
+    /** Meters that must not have reached a blocking limit, without reserving anything on them. */
+    check?: readonly BudgetMeter[];
+    now?: Date;
+  },
+): Promise<BudgetExceeded | null> {
+  const reserved = new Map(input.reserve.map((u) => [u.meter, u.amount]));
+  const meters = [...new Set([...reserved.keys(), ...(input.check ?? [])])];
+  const scope = { workspaceId: input.workspaceId, agentId: input.agentId, meters, now: input.now };
+  let rows = await blockingBudgets(client, scope);
+  const toLock = rows.filter((r) => reserved.has(r.meter)).map((r) => r.id);
+  if (toLock.length > 0) {
+    const locked = await blockingBudgets(client, scope, toLock);
+    rows = [...locked, ...rows.filter((r) => !reserved.has(r.meter))];
+  }
+  for (const row of rows) {
+    const amount = BigInt(reserved.get(row.meter) ?? 0);
+    const over = reserved.has(row.meter)
+      ? BigInt(row.used) + amount > BigInt(row.limit)
+      : BigInt(row.used) >= BigInt(row.limit);
+    if (over) return toExceeded(row);
+  }
+  await recordUsages(client, { workspaceId: input.workspaceId, agentId: input.agentId, usages: input.reserve });
+  return null;
 }
 
 /** The 403 `budget.exceeded` error for a result of checkBudgets, with the details the spec documents. */
@@ -97,4 +195,28 @@ export function budgetExceededError(exceeded: BudgetExceeded): AppError {
     `${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget for the period`,
     { ...exceeded },
   );
+}
+
+/** What `reserveUsageNow` did: `recorded` when the reserved usage is already counted (settle only the difference). */
+export interface Reservation {
+  exceeded: BudgetExceeded | null;
+  recorded: boolean;
+}
+
+/**
+ * `reserveUsage` in a transaction of its own, for work outside any (a model call): when no blocking budget counts the
+ * reserved meters, nothing is locked or written (one read; the caller records the usage after the work, as it would
+ * anyway); otherwise the reservation is recorded now, and the caller records only the difference with the actual
+ * usage afterwards.
+ */
+export async function reserveUsageNow(pool: pg.Pool, input: Parameters<typeof reserveUsage>[1]): Promise<Reservation> {
+  const reserved = new Set(input.reserve.map((u) => u.meter));
+  const meters = [...new Set([...reserved, ...(input.check ?? [])])];
+  const rows = await blockingBudgets(pool, { ...input, meters });
+  if (!rows.some((r) => reserved.has(r.meter))) {
+    const row = rows.find((r) => BigInt(r.used) >= BigInt(r.limit));
+    return { exceeded: row ? toExceeded(row) : null, recorded: false };
+  }
+  const exceeded = await inTransaction(pool, (client) => reserveUsage(client, input));
+  return { exceeded, recorded: exceeded === null };
 }

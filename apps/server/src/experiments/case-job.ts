@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { recordUsage } from "../budgets/index.js";
+import { recordUsages } from "../budgets/index.js";
 import type { AppContext } from "../context.js";
 import { exponentialBackoff, type JobKind, type RunningJob } from "../jobs/index.js";
 import { readProviderSettings } from "../models/index.js";
@@ -40,11 +40,8 @@ export function experimentCaseKind(ctx: AppContext, concurrency: number): JobKin
       const task = experiment.task;
       const outcome =
         task.type === "model"
-          ? await runModelCase(ctx, settings, task, row.input, job.signal)
+          ? await runModelCase(ctx, settings, experiment.workspaceId, task, row.input, job.signal)
           : await runAgentCase(ctx, job, experiment, row, task, startedAt);
-      if (task.type === "model" && outcome.output !== null) {
-        await recordModelUsage(ctx, experiment.workspaceId, outcome.usage, 1);
-      }
       const result = await scored(ctx, experiment, row, outcome, job);
       result.latencyMs = Date.now() - startedAt.getTime();
       await job.fenced((client) => finishCase(client, experiment.id, row.position, result));
@@ -89,8 +86,11 @@ async function recordModelUsage(
   usage: { inputTokens: number; outputTokens: number },
   calls: number,
 ): Promise<void> {
-  await Promise.all([
-    recordUsage(ctx.db.pool, { workspaceId, meter: "tokens", amount: usage.inputTokens + usage.outputTokens }),
-    recordUsage(ctx.db.pool, { workspaceId, meter: "model_calls", amount: calls }),
-  ]);
+  await recordUsages(ctx.db.pool, {
+    workspaceId,
+    usages: [
+      { meter: "tokens", amount: usage.inputTokens + usage.outputTokens },
+      { meter: "model_calls", amount: calls },
+    ],
+  });
 }

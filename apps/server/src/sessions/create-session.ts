@@ -1,7 +1,7 @@
-import { BudgetMeterSchema, type CreateSessionInput, type Session, type UserEvent } from "@agent-platform/contract";
+import { type CreateSessionInput, type Session, type UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
 import { loadAgentVersion } from "../agents/load-agent-version.js";
-import { budgetExceededError, checkBudgets, recordUsage } from "../budgets/usage.js";
+import { budgetExceededError, reserveUsage } from "../budgets/index.js";
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { newId } from "../ids.js";
@@ -23,9 +23,9 @@ export interface CreateSessionOptions {
 
 /**
  * Creates a session: resolves the agent version (current when only an id is given; an archived agent is refused), then
- * `environmentId`, `vaultIds` and `resources` once by the spec's precedence, checks the blocking budgets, and in one
- * transaction inserts the session, appends the initial events, counts the session against the `sessions` meter and,
- * when there were events, records the work request for the loop.
+ * `environmentId`, `vaultIds` and `resources` once by the spec's precedence, and in one transaction reserves the
+ * session on the blocking budgets, inserts it, appends the initial events and, when there were events, records the
+ * work request for the loop (`insertSession`).
  */
 export async function createSession(
   ctx: AppContext,
@@ -40,12 +40,6 @@ export async function createSession(
     throw new AppError("agent.archived", `Agent ${agent.agentId} is archived; duplicate it to start new sessions`);
   }
   const settings = await resolveExecutionSettings(prisma, scope, input, agent.config.defaults);
-  const exceeded = await checkBudgets(ctx.db.pool, {
-    workspaceId: scope.workspaceId,
-    agentId: agent.agentId,
-    meters: BudgetMeterSchema.options,
-  });
-  if (exceeded) throw budgetExceededError(exceeded);
 
   const row = await inTransaction(ctx.db.pool, (client) =>
     insertSession(client, {
@@ -63,7 +57,7 @@ export async function createSession(
   return toSession(row);
 }
 
-/** A session to insert, everything already resolved and checked (agent version, execution settings, budgets). */
+/** A session to insert, everything already resolved and checked (agent version, execution settings). */
 export interface NewSession extends Scope {
   agentId: string;
   agentVersion: number;
@@ -76,11 +70,20 @@ export interface NewSession extends Scope {
 }
 
 /**
- * Inserts a session in the caller's transaction (its client): the row, the initial events, the turn request when
- * there were events (NOTIFY delivered at commit) and the `sessions` meter. For areas that create a session together
- * with their own records (an automation firing and its run record commit together, or not at all).
+ * Inserts a session in the caller's transaction (its client): first the session is reserved on the `sessions` meter
+ * (refused with 403 `budget.exceeded`, before anything is written, when a blocking budget has no room or the `tokens` /
+ * `model_calls` ones are used up; the reservation locks only the blocking budgets that count it), then the row, the
+ * initial events and the turn request when there were events (NOTIFY delivered at commit). For areas that create a
+ * session together with their own records (an automation firing and its run record commit together, or not at all).
  */
 export async function insertSession(client: pg.PoolClient, session: NewSession): Promise<SessionRow> {
+  const exceeded = await reserveUsage(client, {
+    workspaceId: session.workspaceId,
+    agentId: session.agentId,
+    reserve: [{ meter: "sessions", amount: 1 }],
+    check: ["tokens", "model_calls"],
+  });
+  if (exceeded) throw budgetExceededError(exceeded);
   const id = newId("session");
   await client.query(
     `INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
@@ -104,12 +107,6 @@ export async function insertSession(client: pg.PoolClient, session: NewSession):
     await appendUserEvents(client, id, [], session.events);
     await requestTurn(client, id);
   }
-  await recordUsage(client, {
-    workspaceId: session.workspaceId,
-    agentId: session.agentId,
-    meter: "sessions",
-    amount: 1,
-  });
   const { rows } = await client.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE "id" = $1`, [id]);
   return rows[0]!;
 }

@@ -179,8 +179,8 @@ describe("recordUsage and checkBudgets", () => {
     await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId: null, meter: "tokens", amount: 3, now });
     await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId: "agent_x", meter: "tokens", amount: 0, now });
     const { rows } = await pool.query(
-      `SELECT "agentId", "bucket", "used"::int AS used FROM usage_counters WHERE "workspaceId" = $1 AND "meter" = 'tokens'
-       ORDER BY "agentId", "bucket"`,
+      `SELECT "agentId", "bucket", sum("used")::int AS used FROM usage_counters WHERE "workspaceId" = $1 AND "meter" = 'tokens'
+       GROUP BY "agentId", "bucket" ORDER BY "agentId", "bucket"`,
       [tenant.workspaceId],
     );
     expect(rows).toEqual([
@@ -191,12 +191,12 @@ describe("recordUsage and checkBudgets", () => {
       { agentId: "agent_x", bucket: "2026-03-31", used: 7 },
       { agentId: "agent_x", bucket: "total", used: 7 },
     ]);
-    await expect(recordUsage(pool, { workspaceId: tenant.workspaceId, meter: "tokens", amount: -1 })).rejects.toThrow(
-      /non-negative integer/,
+    await expect(recordUsage(pool, { workspaceId: tenant.workspaceId, meter: "tokens", amount: 1.5 })).rejects.toThrow(
+      /must be an integer/,
     );
   });
 
-  it("stays exact under concurrent increments", async () => {
+  it("stays exact under concurrent increments, spread over the counter's shards", async () => {
     const tenant = await t.newTenant();
     const pool = t.platform.ctx.db.pool;
     await Promise.all(
@@ -210,8 +210,8 @@ describe("recordUsage and checkBudgets", () => {
       ),
     );
     const { rows } = await pool.query(
-      `SELECT "agentId", "used"::int AS used FROM usage_counters
-       WHERE "workspaceId" = $1 AND "bucket" = 'total' ORDER BY "agentId"`,
+      `SELECT "agentId", sum("used")::int AS used FROM usage_counters
+       WHERE "workspaceId" = $1 AND "bucket" = 'total' GROUP BY "agentId" ORDER BY "agentId"`,
       [tenant.workspaceId],
     );
     expect(rows).toEqual([

@@ -1,6 +1,5 @@
-import { BudgetMeterSchema } from "@agent-platform/contract";
 import type pg from "pg";
-import { budgetExceededError, checkBudgets } from "../../budgets/index.js";
+import { AppError } from "../../http/app-error.js";
 import { insertSession } from "../../sessions/index.js";
 import type { AutomationRow } from "../automation-row.js";
 import type { PreparedFiring } from "./prepare-firing.js";
@@ -31,24 +30,24 @@ export async function commitFiring(
 ): Promise<FiringOutcome> {
   if (await alreadyRecorded(client, row.id, firing)) return { status: "already_recorded" };
   if (!prepared.ok) return recordError(client, row, firing, prepared.error);
-  const exceeded = await checkBudgets(client, {
-    workspaceId: row.workspaceId,
-    agentId: prepared.agent.agentId,
-    meters: BudgetMeterSchema.options,
-  });
-  if (exceeded) return recordError(client, row, firing, `Budget exceeded: ${budgetExceededError(exceeded).message}`);
-
-  const session = await insertSession(client, {
-    workspaceId: row.workspaceId,
-    projectId: row.projectId,
-    agentId: prepared.agent.agentId,
-    agentVersion: prepared.agent.version,
-    title: row.name,
-    metadata: { automationId: row.id, automationRunId: firing.runId },
-    settings: prepared.settings,
-    events: [{ type: "user.message", content: [{ type: "text", text: row.prompt }] }],
-    parentSessionId: null,
-  });
+  let session: { id: string };
+  try {
+    // Reserves the session on the blocking budgets first: when one has no room, nothing was written.
+    session = await insertSession(client, {
+      workspaceId: row.workspaceId,
+      projectId: row.projectId,
+      agentId: prepared.agent.agentId,
+      agentVersion: prepared.agent.version,
+      title: row.name,
+      metadata: { automationId: row.id, automationRunId: firing.runId },
+      settings: prepared.settings,
+      events: [{ type: "user.message", content: [{ type: "text", text: row.prompt }] }],
+      parentSessionId: null,
+    });
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === "budget.exceeded")) throw error;
+    return recordError(client, row, firing, `Budget exceeded: ${error.message}`);
+  }
   await insertRun(client, row, firing, { status: "started", sessionId: session.id, error: null });
   return { status: "started", runId: firing.runId, sessionId: session.id };
 }

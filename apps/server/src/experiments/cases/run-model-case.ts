@@ -1,4 +1,5 @@
 import type { ModelTask } from "@agent-platform/contract";
+import { budgetExceededError, recordUsages, reserveUsageNow, type UsageAmount } from "../../budgets/index.js";
 import type { AppContext } from "../../context.js";
 import {
   callModel,
@@ -10,10 +11,14 @@ import {
 import { estimateCostUsd } from "../pricing.js";
 import type { TaskOutcome } from "./case-outcome.js";
 
-/** A model task's case: the input as the only user message, with the task's system prompt and settings, no tools. */
+/**
+ * A model task's case: the input as the only user message, with the task's system prompt and settings, no tools. The
+ * call is reserved on the workspace's blocking budgets first; a budget without room is a case error.
+ */
 export async function runModelCase(
   ctx: AppContext,
   settings: ProviderSettings,
+  workspaceId: string,
   task: ModelTask,
   input: string,
   signal: AbortSignal,
@@ -25,6 +30,19 @@ export async function runModelCase(
     ...(task.temperature !== undefined ? { temperature: task.temperature } : {}),
     ...(task.maxOutputTokens !== undefined ? { maxOutputTokens: task.maxOutputTokens } : {}),
   };
+  // Reserved on the workspace's blocking budgets before the call (context at about 4 characters per token, plus the
+  // output cap), settled with the real count after it.
+  const estimate = Math.ceil(((task.system?.length ?? 0) + input.length) / 4) + (task.maxOutputTokens ?? 1_024);
+  const reservation = await reserveUsageNow(ctx.db.pool, {
+    workspaceId,
+    reserve: [
+      { meter: "model_calls", amount: 1 },
+      { meter: "tokens", amount: estimate },
+    ],
+  });
+  if (reservation.exceeded) return failed(`budget exceeded: ${budgetExceededError(reservation.exceeded).message}`);
+  const reserved = reservation.recorded ? estimate : 0;
+  const settle = (usages: UsageAmount[]) => recordUsages(ctx.db.pool, { workspaceId, usages });
   try {
     const result = await callModel({
       spec,
@@ -33,6 +51,11 @@ export async function runModelCase(
       messages: [{ role: "user", text: input }],
       signal,
     });
+    const tokens = result.usage.inputTokens + result.usage.outputTokens;
+    await settle([
+      { meter: "tokens", amount: tokens - reserved },
+      { meter: "model_calls", amount: reservation.recorded ? 0 : 1 },
+    ]);
     return {
       output: result.text,
       error: null,
@@ -41,6 +64,12 @@ export async function runModelCase(
       sessionId: null,
     };
   } catch (error) {
+    if (reservation.recorded) {
+      await settle([
+        { meter: "tokens", amount: -reserved },
+        { meter: "model_calls", amount: -1 },
+      ]);
+    }
     if (error instanceof ModelCallError) return failed(`model call failed: ${error.message}`);
     throw error;
   }

@@ -1,6 +1,6 @@
 import type { RosterEntry } from "@agent-platform/contract";
 import { loadAgentVersion } from "../../agents/index.js";
-import { checkBudgets, recordUsage } from "../../budgets/index.js";
+import { reserveUsage } from "../../budgets/index.js";
 import type { AppContext } from "../../context.js";
 import { AppError } from "../../http/app-error.js";
 import { newId } from "../../ids.js";
@@ -95,21 +95,22 @@ export async function createChildSession(
   const agent = await loadAgentVersion(ctx, coordinator.projectId, entry.agentId, entry.version);
   const scope = { workspaceId: coordinator.workspaceId, projectId: coordinator.projectId };
   const execution = await resolveExecutionSettings(ctx.db.prisma, scope, {}, agent.config.defaults);
-  const exceeded = await checkBudgets(ctx.db.pool, {
-    workspaceId: coordinator.workspaceId,
-    agentId: agent.agentId,
-    meters: ["sessions", "tokens", "model_calls"],
-  });
-  if (exceeded) {
-    const owner = exceeded.scope === "workspace" ? "the workspace" : "the subagent";
-    throw new DelegationRefused(
-      `Delegation refused: ${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget`,
-    );
-  }
-
   const id = newId("session");
   const background = entry.mode === "background";
   const claim = await inTransaction(ctx.db.pool, async (client) => {
+    // Reserved first: when a blocking budget has no room for the subagent's session, nothing is written.
+    const exceeded = await reserveUsage(client, {
+      workspaceId: coordinator.workspaceId,
+      agentId: agent.agentId,
+      reserve: [{ meter: "sessions", amount: 1 }],
+      check: ["tokens", "model_calls"],
+    });
+    if (exceeded) {
+      const owner = exceeded.scope === "workspace" ? "the workspace" : "the subagent";
+      throw new DelegationRefused(
+        `Delegation refused: ${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget`,
+      );
+    }
     await client.query(
       `INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
          "environmentId", "vaultIds", "resources", "parentSessionId")
@@ -137,12 +138,6 @@ export async function createChildSession(
     await appendEvents(client, id, [
       { type: "user.message", payload: { content: [{ type: "text", text: taskMessage(input.task, entry) }] } },
     ]);
-    await recordUsage(client, {
-      workspaceId: coordinator.workspaceId,
-      agentId: agent.agentId,
-      meter: "sessions",
-      amount: 1,
-    });
     if (!background && input.claimAs) {
       const lease = { kind: SESSION_TURN_KIND, key: id, token: input.claimAs.token };
       return insertClaimed(client, lease, {}, input.claimAs.leaseMs);

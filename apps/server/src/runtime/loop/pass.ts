@@ -1,7 +1,7 @@
 import type { AgentConfig, PendingAction, StopReason } from "@agent-platform/contract";
 import type pg from "pg";
 import { loadAgentVersion, loadMcpHeaders } from "../../agents/index.js";
-import { recordUsage } from "../../budgets/index.js";
+import { recordUsages, type UsageAmount } from "../../budgets/index.js";
 import type { AppContext } from "../../context.js";
 import { raceAbort } from "../../lib/abort.js";
 import { type ModelSpec, parseModelSpec } from "../../models/index.js";
@@ -213,13 +213,32 @@ export class SessionPass {
     }
   }
 
-  /** Records the usage of a model call off the critical path (awaited before the next budget check). */
-  recordModelUsage(tokens: number): void {
+  /**
+   * Records the usage of a model call off the critical path (awaited before the next budget check). `reserved`: the
+   * tokens already counted by the call's reservation (with its model call), of which only the difference is recorded.
+   */
+  recordModelUsage(tokens: number, reserved: number | null): void {
+    const usages: UsageAmount[] =
+      reserved === null
+        ? [
+            { meter: "tokens", amount: tokens },
+            { meter: "model_calls", amount: 1 },
+          ]
+        : [{ meter: "tokens", amount: tokens - reserved }];
+    this.recordUsages(usages);
+  }
+
+  /** Gives back a reservation whose call failed: nothing was used. */
+  releaseModelReservation(reserved: number): void {
+    this.recordUsages([
+      { meter: "tokens", amount: -reserved },
+      { meter: "model_calls", amount: -1 },
+    ]);
+  }
+
+  private recordUsages(usages: UsageAmount[]): void {
     const owner = { workspaceId: this.info.workspaceId, agentId: this.info.agentId };
-    this.recording = Promise.all([
-      recordUsage(this.pool, { ...owner, meter: "tokens", amount: tokens }),
-      recordUsage(this.pool, { ...owner, meter: "model_calls", amount: 1 }),
-    ]).then(
+    this.recording = recordUsages(this.pool, { ...owner, usages }).then(
       () => {},
       (error) => this.ctx.logger.error({ err: error, sessionId: this.info.id }, "recording usage failed"),
     );

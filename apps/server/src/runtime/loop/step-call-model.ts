@@ -1,4 +1,4 @@
-import { checkBudgets } from "../../budgets/index.js";
+import { type BudgetExceeded, reserveUsageNow } from "../../budgets/index.js";
 import { AppError } from "../../http/app-error.js";
 import { callModel, formatModelSpec, ModelCallError, type ModelSpec } from "../../models/index.js";
 import type { NewEvent } from "../../sessions/index.js";
@@ -39,29 +39,37 @@ export async function callModelStep(pass: SessionPass, state: LogState, stepSign
   const spec = pass.modelSpec(config);
   if ("code" in spec) return fail(spec.code, spec.message);
   await pass.recording;
-  const exceeded = await checkBudgets(pass.pool, {
-    workspaceId: pass.info.workspaceId,
-    agentId: pass.info.agentId,
-    meters: ["tokens", "model_calls"],
-  });
-  if (exceeded) {
-    const owner = exceeded.scope === "workspace" ? "The workspace" : "This agent";
+  try {
+    const outcome = await modelCall(pass, state, spec, stepSignal, running);
+    if (outcome === "ended") return "settled";
+    if (outcome === "continues") return "again";
+    const owner = outcome.scope === "workspace" ? "The workspace" : "This agent";
     return fail(
       "budget.exceeded",
-      `${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget for the period`,
+      `${owner} has used ${outcome.used} of its ${outcome.limit} ${outcome.meter} budget for the period`,
     );
-  }
-  try {
-    return (await modelCall(pass, state, spec, stepSignal, running)) ? "settled" : "again";
   } catch (error) {
     if (!(error instanceof ModelCallError)) throw error;
     return fail(error.code, error.message);
   }
 }
 
+/** Output tokens a call is assumed to use when its model sets no `maxOutputTokens` (for budget reservations). */
+const RESERVED_OUTPUT_TOKENS = 1_024;
+
 /**
- * Calls the model, then appends its response and usage in one statement. Returns true when that statement also ended
- * the turn (a final answer with nothing new in the log meanwhile).
+ * Tokens reserved on a blocking `tokens` budget before a call: its context (about 4 characters per token) plus its
+ * output cap. Settled with the real count once the call answers.
+ */
+function estimateTokens(system: string | undefined, messages: unknown, spec: ModelSpec): number {
+  const chars = (system?.length ?? 0) + JSON.stringify(messages).length;
+  return Math.ceil(chars / 4) + (spec.maxOutputTokens ?? RESERVED_OUTPUT_TOKENS);
+}
+
+/**
+ * Reserves the call on the blocking budgets (`model_calls` and the estimated `tokens`: a budget without room refuses
+ * it before anything is sent), calls the model, then appends its response and usage in one statement. Says whether
+ * that statement also ended the turn (a final answer with nothing new in the log meanwhile), or which budget refused.
  */
 async function modelCall(
   pass: SessionPass,
@@ -69,10 +77,21 @@ async function modelCall(
   spec: ModelSpec,
   stepSignal: AbortSignal,
   running: Promise<void>,
-): Promise<boolean> {
+): Promise<"ended" | "continues" | BudgetExceeded> {
   const config = await pass.loadAgent();
   const tools = await pass.tools(stepSignal);
   const messages = buildConversation(pass.log, state.steps);
+  const estimate = estimateTokens(config.system, messages, spec);
+  const reservation = await reserveUsageNow(pass.pool, {
+    workspaceId: pass.info.workspaceId,
+    agentId: pass.info.agentId,
+    reserve: [
+      { meter: "model_calls", amount: 1 },
+      { meter: "tokens", amount: estimate },
+    ],
+  });
+  if (reservation.exceeded) return reservation.exceeded;
+  const reserved = reservation.recorded ? estimate : null;
   // The model call overlaps the commit of `session.status_running`; the response is appended after it. Both are
   // waited for, whatever happens, so that nothing of this step is still being written when the loop moves on.
   const cancel = new AbortController();
@@ -90,8 +109,11 @@ async function modelCall(
     loopMetrics.modelCallMs += performance.now() - started;
   });
   const [called, opened] = await Promise.allSettled([call, running]);
-  if (opened.status === "rejected") throw opened.reason;
-  if (called.status === "rejected") throw called.reason;
+  if (called.status === "rejected" || opened.status === "rejected") {
+    // Nothing was used: the reservation is given back.
+    if (reserved !== null) pass.releaseModelReservation(reserved);
+    throw opened.status === "rejected" ? opened.reason : (called as PromiseRejectedResult).reason;
+  }
   const result = called.value;
   // What the call had in its context (`openTurn` counts its own entry when nothing came in between).
   const contextSeq = state.lastSeq;
@@ -117,6 +139,6 @@ async function modelCall(
     ended = result.toolCalls.length === 0 && head === contextSeq;
     return ended ? { events: [...events, idleEvent("end_turn")], status: idleStatus("end_turn") } : { events };
   });
-  pass.recordModelUsage(result.usage.inputTokens + result.usage.outputTokens);
-  return ended;
+  pass.recordModelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
+  return ended ? "ended" : "continues";
 }
