@@ -33,6 +33,7 @@ import { sessionRoutes } from "./sessions/routes.js";
 import { skillFileDownloads } from "./skills/file-links.js";
 import { registerSkillsRoutes } from "./skills/routes.js";
 import { vaultRoutes } from "./vaults/routes.js";
+import { webhookRoutes } from "./webhooks/index.js";
 
 export function createApp(ctx: AppContext): express.Express {
   const app = express();
@@ -73,6 +74,7 @@ export function createApp(ctx: AppContext): express.Express {
   createExpressEndpoints(contract.experiments, experimentRoutes(ctx), app, options);
   createExpressEndpoints(contract.governance, governanceRoutes(ctx), app, options);
   createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), app, options);
+  createExpressEndpoints(contract.webhooks, webhookRoutes(ctx), app, options);
   registerSkillsRoutes(app, ctx, options);
 
   app.use(unknownRoute(contract));

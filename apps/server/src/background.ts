@@ -6,6 +6,7 @@ import { type JobKind, JobRunner } from "./jobs/index.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { sessionTurns } from "./runtime/turns/index.js";
+import { webhookDeliveryKind } from "./webhooks/index.js";
 
 /**
  * Background work of the `worker` role: the job runner with every area's job kinds, and periodic housekeeping. The
@@ -20,6 +21,7 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
       ctx,
       integerSetting(ctx.config.env, "EXPERIMENT_CASE_CONCURRENCY", 16, 1, 256),
     ) as JobKind<never>,
+    webhookDeliveryKind(ctx) as JobKind<never>,
   ];
   runner = new JobRunner({
     pool: ctx.db.pool,

@@ -10,6 +10,7 @@ import { projectsContract } from "./platform/projects.js";
 import { resourceContracts } from "./resources/index.js";
 import { sessionsContract } from "./sessions/routes.js";
 import { skillsContract } from "./skills/routes.js";
+import { webhooksContract } from "./webhooks/routes.js";
 
 /** Every /v1 route. Server, SDK and OpenAPI derive from this one object. */
 export const contract = c.router({
@@ -23,6 +24,7 @@ export const contract = c.router({
   automations: automationsContract,
   experiments: experimentsContract,
   skills: skillsContract,
+  webhooks: webhooksContract,
   ...resourceContracts,
 });
 

@@ -10,3 +10,4 @@ export * from "./platform/index.js";
 export * from "./resources/index.js";
 export * from "./sessions/index.js";
 export * from "./skills/index.js";
+export * from "./webhooks/index.js";

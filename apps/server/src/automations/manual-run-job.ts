@@ -33,7 +33,7 @@ export function automationManualRunKind(ctx: AppContext, concurrency: number): J
         const row = await loadAutomation(client, automationId, "share");
         if (!row) return;
         const firing = { runId: job.key, triggerKind: "manual" as const, scheduledFor: null };
-        await recordError(client, row, firing, `The run could not be started: ${job.lastError}`);
+        await recordError(ctx, client, row, firing, `The run could not be started: ${job.lastError}`);
       });
     },
   };
@@ -48,7 +48,7 @@ async function fireManualRun(ctx: AppContext, job: RunningJob<ManualRun>): Promi
       const locked = await loadAutomation(client, row.id, "share");
       if (!locked) return true;
       if (!sameRevision(locked, row)) return false;
-      await commitFiring(client, locked, { runId: job.key, triggerKind: "manual", scheduledFor: null }, prepared);
+      await commitFiring(ctx, client, locked, { runId: job.key, triggerKind: "manual", scheduledFor: null }, prepared);
       return true;
     });
     if (fired) return undefined;

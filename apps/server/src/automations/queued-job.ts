@@ -55,7 +55,7 @@ async function fireWhenFree(ctx: AppContext, job: RunningJob<object>): Promise<J
             triggerKind: "schedule" as const,
             scheduledFor: row.queuedFireAt,
           };
-          await commitFiring(client, locked, firing, prepared);
+          await commitFiring(ctx, client, locked, firing, prepared);
           await client.query(`UPDATE automations SET "queuedFireAt" = NULL WHERE "id" = $1`, [row.id]);
           return true;
         });

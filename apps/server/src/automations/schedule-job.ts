@@ -60,7 +60,7 @@ async function fireSchedule(ctx: AppContext, job: RunningJob<object>): Promise<J
       };
       const busy = locked.overlap === "allow" ? null : await previousSessionAtWork(client, locked.id);
       if (!busy) {
-        await commitFiring(client, locked, firing, prepared);
+        await commitFiring(ctx, client, locked, firing, prepared);
       } else if (locked.overlap === "queue_one" && !locked.queuedFireAt) {
         await client.query(`UPDATE automations SET "queuedFireAt" = $2 WHERE "id" = $1`, [
           locked.id,
@@ -72,7 +72,7 @@ async function fireSchedule(ctx: AppContext, job: RunningJob<object>): Promise<J
           locked.overlap === "queue_one"
             ? `a firing (for ${locked.queuedFireAt!.toISOString()}) already waits for session ${busy} to finish (overlap: queue_one)`
             : `session ${busy} of the previous firing is still at work (overlap: skip)`;
-        await recordError(client, locked, firing, `Skipped: ${why}`);
+        await recordError(ctx, client, locked, firing, `Skipped: ${why}`);
       }
       await client.query(`UPDATE automations SET "nextFireAt" = $2 WHERE "id" = $1`, [locked.id, plan.next]);
       return true;

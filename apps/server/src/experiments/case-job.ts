@@ -11,6 +11,7 @@ import { finishCase } from "./finish-case.js";
 import { CASE_KIND, parseCaseKey } from "./job-names.js";
 import { createJudge } from "./judge.js";
 import { loadCase, markStarted } from "./load-case.js";
+import { publishExperimentEnd } from "./publish-end.js";
 import { ScoringFailed, scoreOutput } from "./scoring/score-output.js";
 import type { ExperimentRow } from "./serialize.js";
 
@@ -44,14 +45,20 @@ export function experimentCaseKind(ctx: AppContext, concurrency: number): JobKin
           : await runAgentCase(ctx, job, experiment, row, task, startedAt);
       const result = await scored(ctx, experiment, row, outcome, job);
       result.latencyMs = Date.now() - startedAt.getTime();
-      await job.fenced((client) => finishCase(client, experiment.id, row.position, result));
+      await job.fenced(async (client) => {
+        const completed = await finishCase(client, experiment.id, row.position, result);
+        if (completed) await publishExperimentEnd(ctx, client, completed);
+      });
       return undefined;
     },
     async giveUp(job) {
       const key = parseCaseKey(job.key);
       if (!key) return;
       const message = `case ${key.position} could not be run after ${job.failures} attempts: ${job.lastError}`;
-      await job.fenced((client) => failExperiment(client, key.experimentId, message));
+      await job.fenced(async (client) => {
+        const failed = await failExperiment(client, key.experimentId, message);
+        if (failed) await publishExperimentEnd(ctx, client, failed);
+      });
     },
   };
 }

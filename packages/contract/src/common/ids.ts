@@ -20,6 +20,9 @@ export const ID_PREFIXES = {
   experiment: "exp",
   budget: "budget",
   serverlessTool: "stool",
+  webhook: "wh",
+  webhookDelivery: "whdel",
+  webhookMessage: "msg",
   request: "req",
 } as const;
 

@@ -1,6 +1,8 @@
 import type pg from "pg";
+import type { AppContext } from "../../context.js";
 import { AppError } from "../../http/app-error.js";
 import { insertSession } from "../../sessions/index.js";
+import { publishWebhookEvent } from "../../webhooks/index.js";
 import type { AutomationRow } from "../automation-row.js";
 import type { PreparedFiring } from "./prepare-firing.js";
 
@@ -23,13 +25,14 @@ export type FiringOutcome =
  * recorded (the same run id, or the same schedule time) is not recorded again: a retried job fires once.
  */
 export async function commitFiring(
+  ctx: AppContext,
   client: pg.PoolClient,
   row: AutomationRow,
   firing: Firing,
   prepared: PreparedFiring,
 ): Promise<FiringOutcome> {
   if (await alreadyRecorded(client, row.id, firing)) return { status: "already_recorded" };
-  if (!prepared.ok) return recordError(client, row, firing, prepared.error);
+  if (!prepared.ok) return recordError(ctx, client, row, firing, prepared.error);
   let session: { id: string };
   try {
     // Reserves the session on the blocking budgets first: when one has no room, nothing was written.
@@ -46,21 +49,22 @@ export async function commitFiring(
     });
   } catch (error) {
     if (!(error instanceof AppError && error.code === "budget.exceeded")) throw error;
-    return recordError(client, row, firing, `Budget exceeded: ${error.message}`);
+    return recordError(ctx, client, row, firing, `Budget exceeded: ${error.message}`);
   }
-  await insertRun(client, row, firing, { status: "started", sessionId: session.id, error: null });
+  await insertRun(ctx, client, row, firing, { status: "started", sessionId: session.id, error: null });
   return { status: "started", runId: firing.runId, sessionId: session.id };
 }
 
 /** Records a firing that created no session (agent unavailable, budget exceeded, skipped by the overlap policy). */
 export async function recordError(
+  ctx: AppContext,
   client: pg.PoolClient,
   row: AutomationRow,
   firing: Firing,
   error: string,
 ): Promise<FiringOutcome> {
   if (await alreadyRecorded(client, row.id, firing)) return { status: "already_recorded" };
-  await insertRun(client, row, firing, { status: "error", sessionId: null, error });
+  await insertRun(ctx, client, row, firing, { status: "error", sessionId: null, error });
   return { status: "error", runId: firing.runId, error };
 }
 
@@ -74,6 +78,7 @@ async function alreadyRecorded(client: pg.PoolClient, automationId: string, firi
 }
 
 async function insertRun(
+  ctx: AppContext,
   client: pg.PoolClient,
   row: AutomationRow,
   firing: Firing,
@@ -94,4 +99,18 @@ async function insertRun(
       result.error,
     ],
   );
+  const common = {
+    projectId: row.projectId,
+    automationId: row.id,
+    runId: firing.runId,
+    triggerKind: firing.triggerKind,
+  };
+  await publishWebhookEvent(ctx, client, {
+    workspaceId: row.workspaceId,
+    projectId: row.projectId,
+    orderKey: row.id,
+    ...(result.status === "started"
+      ? { type: "automation.run.started", data: { ...common, sessionId: result.sessionId! } }
+      : { type: "automation.run.error", data: { ...common, error: result.error ?? "" } }),
+  });
 }

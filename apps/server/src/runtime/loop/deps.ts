@@ -4,6 +4,7 @@ import type { ProviderSettings } from "../../models/index.js";
 import type { SessionLoopSettings } from "../../sessions/index.js";
 import type { RuntimeTool, SessionRuntimeInfo } from "../tools/types.js";
 import type { AgentConfigCache, LogCache } from "./caches.js";
+import type { IdleHook } from "./session-writer.js";
 
 /** Everything a pass needs besides the session: the process context, settings, caches and the tool providers. */
 export interface LoopDeps {
@@ -15,6 +16,8 @@ export interface LoopDeps {
   mcpCallTimeoutMs: number;
   /** Calls `onSeq` with the session's newest `seq` whenever its log grows (and on listener reconnects). */
   subscribe(sessionId: string, onSeq: (seq: number) => void): () => void;
+  /** Runs in the commit that leaves a session idle (its webhook events). */
+  onIdle?: IdleHook;
   logCache: LogCache;
   agentCache: AgentConfigCache;
   /** Built-in and serverless tools of the session. */

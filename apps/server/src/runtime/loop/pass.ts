@@ -87,14 +87,19 @@ export class SessionPass {
   /** A fenced commit planned on the session's current head `lastSeq`. */
   async commit(plan: (headSeq: number) => CommitPlan): Promise<StoredEvent[]> {
     let status: StatusChange | undefined;
-    const stored = await commitFenced(this.pool, this.lease, (head) => {
-      const p = plan(head);
-      status = p.status;
-      if (p.pendingActionsOnly) this.headPending = p.pendingActionsOnly;
-      // Known before the commit, so the notification of our own entries does not trigger an interrupt check.
-      this.interrupts.known(head + p.events.length);
-      return p;
-    });
+    const stored = await commitFenced(
+      this.pool,
+      this.lease,
+      (head) => {
+        const p = plan(head);
+        status = p.status;
+        if (p.pendingActionsOnly) this.headPending = p.pendingActionsOnly;
+        // Known before the commit, so the notification of our own entries does not trigger an interrupt check.
+        this.interrupts.known(head + p.events.length);
+        return p;
+      },
+      this.deps.onIdle,
+    );
     if (status) this.headPending = status.pendingActions;
     if (status?.status === "idle") loopMetrics.turnsEnded++;
     return stored;

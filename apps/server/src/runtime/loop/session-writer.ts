@@ -28,6 +28,22 @@ export interface StatusChange {
   pendingActions: PendingAction[];
 }
 
+/** The session a commit wrote to, as its first statement read it. */
+export interface CommittedSession {
+  id: string;
+  workspaceId: string;
+  projectId: string;
+  agentId: string;
+}
+
+/** Runs in the commit's transaction when it leaves the session idle (webhooks are published with the status). */
+export type IdleHook = (
+  client: pg.PoolClient,
+  session: CommittedSession,
+  status: StatusChange,
+  stored: StoredEvent[],
+) => Promise<void>;
+
 export interface CommitPlan {
   events: NewEvent[];
   /** The session head (`status`, `stopReason`, `pendingActions`) written in the same transaction as the events. */
@@ -41,12 +57,14 @@ export interface CommitPlan {
  * job row `FOR SHARE` (the order every writer uses: ingestion locks `sessions`, then `jobs`): a concurrent
  * claim waits for this commit, or this commit sees the new owner and rolls back. The plan is built from the current
  * head `lastSeq` (so a caller can decide on what really is the end of the log); the events are appended gap-free and
- * the head (`status`, `stopReason`, `pendingActions`) updated in the same transaction. Returns the stored events.
+ * the head (`status`, `stopReason`, `pendingActions`) updated in the same transaction, with `onIdle` (webhook events)
+ * when the session goes idle. Returns the stored events.
  */
 export async function commitFenced(
   pool: pg.Pool,
   lease: Lease,
   plan: (headSeq: number) => CommitPlan,
+  onIdle?: IdleHook,
 ): Promise<StoredEvent[]> {
   const client = await pool.connect();
   // The statements around the append travel as simple multi-statement queries (one round trip each), so their values
@@ -56,16 +74,32 @@ export async function commitFenced(
   try {
     // Locks in order: the session row (materialised CTE), then the lease row (lateral, after it).
     const [, head] = (await client.query(
-      `BEGIN; WITH s AS MATERIALIZED (SELECT "id", "lastSeq" FROM sessions WHERE "id" = ${id} FOR UPDATE)
-       SELECT s."lastSeq", r."leaseOwner" FROM s
+      `BEGIN; WITH s AS MATERIALIZED (SELECT "id", "lastSeq", "workspaceId", "projectId", "agentId" FROM sessions
+         WHERE "id" = ${id} FOR UPDATE)
+       SELECT s."lastSeq", s."workspaceId", s."projectId", s."agentId", r."leaseOwner" FROM s
        LEFT JOIN LATERAL (SELECT "leaseOwner" FROM jobs WHERE "kind" = '${SESSION_TURN_KIND}' AND "key" = s."id"
          FOR SHARE) r ON true`,
-    )) as unknown as pg.QueryResult<{ lastSeq: number; leaseOwner: string | null }>[];
+    )) as unknown as pg.QueryResult<{
+      lastSeq: number;
+      workspaceId: string;
+      projectId: string;
+      agentId: string;
+      leaseOwner: string | null;
+    }>[];
     const row = head?.rows[0];
     if (!row) throw new SessionGone(lease.sessionId);
     if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
     const { events, status, pendingActionsOnly } = plan(row.lastSeq);
     const stored = await appendEvents(client, lease.sessionId, events);
+    if (status?.status === "idle" && onIdle) {
+      const session = {
+        id: lease.sessionId,
+        workspaceId: row.workspaceId,
+        projectId: row.projectId,
+        agentId: row.agentId,
+      };
+      await onIdle(client, session, status, stored);
+    }
     if (status) {
       const stopReason = status.stopReason === null ? "NULL" : client.escapeLiteral(status.stopReason);
       await client.query(

@@ -4,6 +4,7 @@ import { readProviderSettings } from "../../models/index.js";
 import { subscribeSessionEvents } from "../../sessions/index.js";
 import { delegationTools } from "../delegation/delegation-tools.js";
 import { AgentConfigCache, LogCache } from "../loop/caches.js";
+import { sessionWebhooks } from "../loop/session-webhooks.js";
 import { resolveSessionTools } from "../tools/resolve-session-tools.js";
 import { sessionTurnKind } from "./session-turn-kind.js";
 import { readTurnSettings } from "./settings.js";
@@ -29,6 +30,7 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): JobKi
       resolveTools: resolveSessionTools,
       delegationTools: (input) => delegationTools({ ...input, ctx, driver }),
       subscribe: (sessionId, onSeq) => subscribeSessionEvents(ctx, sessionId, onSeq),
+      onIdle: sessionWebhooks(ctx),
       logCache: new LogCache(settings.logCacheEvents),
       agentCache: new AgentConfigCache(1_000),
     },

@@ -44,14 +44,20 @@ export function sessionTurnKind(ctx: AppContext, deps: LoopDeps, settings: TurnS
         `The agent loop stopped after ${job.failures} attempts that did not complete ` +
         "(the worker running this session stopped or failed each time)";
       try {
-        await commitFenced(ctx.db.pool, { sessionId: job.key, token: job.lease.token }, () => ({
-          events: [
-            ...unresolved.map((u) => toolResultEvent(u, `Not completed: ${message}`, true)),
-            errorEvent("session.loop_failed", message),
-            idleEvent("error"),
-          ],
-          status: { status: "idle", stopReason: "error", pendingActions: [] },
-        }));
+        const lease = { sessionId: job.key, token: job.lease.token };
+        await commitFenced(
+          ctx.db.pool,
+          lease,
+          () => ({
+            events: [
+              ...unresolved.map((u) => toolResultEvent(u, `Not completed: ${message}`, true)),
+              errorEvent("session.loop_failed", message),
+              idleEvent("error"),
+            ],
+            status: { status: "idle", stopReason: "error", pendingActions: [] },
+          }),
+          deps.onIdle,
+        );
       } catch (error) {
         if (!(error instanceof SessionGone)) throw error;
       }

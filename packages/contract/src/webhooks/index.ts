@@ -1,0 +1,3 @@
+export * from "./events.js";
+export * from "./routes.js";
+export * from "./webhooks.js";
