@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { message } from "../sessions/helpers.js";
 import { waitForIdle } from "../sessions/loop-helpers.js";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
+import { type FakeOpenAI, lastUserText, startFakeOpenAI } from "../support/fake-openai.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { type Loopback, startLoopback } from "../tools/support.js";
@@ -69,15 +69,18 @@ function hits(texts: string[]): string[] {
 describe("secret leak scan", () => {
   it("finds no planted secret in responses, logs, events, the OpenAPI document or the database", async () => {
     // A session that uses every credential: the MCP header, the serverless tool's vault, the session's vault.
-    fake.enqueue(
-      {
+    // Scripted for this session's message only: the world's automation session talks to the same fake model.
+    fake.respondWith((request) => {
+      if (lastUserText(request.body) !== "go") return { text: lastUserText(request.body) };
+      // biome-ignore lint/suspicious/noExplicitAny: chat messages as the fake server received them
+      if ((request.body.messages as any[]).some((m) => m.role === "tool")) return { text: "done" };
+      return {
         toolCalls: [
           { name: "docs__echo", arguments: { text: "hello" } },
           { name: "tool_leak", arguments: { q: "x" } },
         ],
-      },
-      { text: "done" },
-    );
+      };
+    });
     const sessionBase = `${t.tenant.base}/sessions/${world.ids.sessions}`;
     const posted = await t.http
       .post(`${sessionBase}/events`)

@@ -23,7 +23,7 @@ type Body = any;
 /**
  * Seeds every area for `tenant` (admin): vault with secrets, environment, memory store and entry, knowledge base and
  * document, dataset and cases, budget, serverless tool (with the vault), skill, agent with an MCP server and its
- * credential, session, automation (with a manual run requested), experiment, a second API key. `mcpUrl` / `toolUrl` are where the agent's MCP server and serverless tool live.
+ * credential, session, automation (with a manual run requested), experiment, webhook endpoint (with a test delivery), a second API key. `mcpUrl` / `toolUrl` are where the agent's MCP server and serverless tool live.
  */
 export async function seedWorld(
   t: TestApp,
@@ -111,6 +111,12 @@ export async function seedWorld(
     task: { type: "model", model: "builtin/echo", system: `Repeat for ${tag}` },
     scorers: [{ type: "not_empty" }, { type: "contains", value: tag }],
   });
+  const webhook = await send("post", "/v1/webhooks", {
+    url: "https://hooks.example.com/agent-platform",
+    events: ["*"],
+    description: `webhook-${tag}`,
+  });
+  const delivery = await send("post", `/v1/webhooks/${webhook.id}/test`, {}, 202);
   const key = await send("post", "/v1/api-keys", { name: `key-${tag}`, projectId: tenant.projectId });
   secrets.createdKey = key.key;
 
@@ -137,6 +143,8 @@ export async function seedWorld(
       sessions: session.id,
       automations: automation.id,
       experiments: experiment.id,
+      webhooks: webhook.id,
+      "deliveries/:deliveryId": delivery.id,
       "api-keys": key.id,
     },
   };
