@@ -11,3 +11,4 @@ export { type FollowOptions, followSessionEvents } from "./follow-events.js";
 export { newIdempotencyKey } from "./idempotency.js";
 export { type CursorPageLike, paginate } from "./paginate.js";
 export { parseSse, type SseMessage } from "./sse.js";
+export { verifyWebhook, WebhookVerificationError } from "./webhooks.js";

@@ -57,7 +57,7 @@ describe("webhook endpoints", () => {
   });
 
   it("validates the body with field paths and refuses projects outside the workspace", async () => {
-    const post = (body: unknown) => t.http.post("/v1/webhooks").set(t.tenant.auth).send(body);
+    const post = (body: object) => t.http.post("/v1/webhooks").set(t.tenant.auth).send(body);
     expectInvalid(await post({ url: "not a url", events: ["session.idle"] }), ["body.url"]);
     expectInvalid(await post({ url: "ftp://example.com/x", events: ["session.idle"] }), ["body.url"]);
     expectInvalid(await post({ url: URL, events: [] }), ["body.events"]);
