@@ -1,17 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
-import { startTestApp, TEST_EGRESS_ALLOW_CIDRS, type TestApp } from "../support/test-app.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
 import { createAgent, message, newSession } from "./helpers.js";
 import { expectGapFree, type LogEntry, types, waitForIdle, waitForLog, waitUntil } from "./loop-helpers.js";
 
 // The API runs in this process without a worker; workers are real child processes that the tests kill with SIGKILL.
 const MODEL = "openai-compatible/fake-model";
-const SERVER_DIR = join(import.meta.dirname, "..", "..");
 let t: TestApp;
 let fake: FakeOpenAI;
 let mcp: TestMcpServer;
@@ -23,7 +20,7 @@ beforeAll(async () => {
   t = await startTestApp({ role: "api", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
 });
 afterEach(async () => {
-  await Promise.all(workers.splice(0).map(stopWorker));
+  await Promise.all(workers.splice(0).map(stopWorkerProcess));
   fake.reset();
 });
 afterAll(async () => {
@@ -32,47 +29,14 @@ afterAll(async () => {
   await mcp?.close();
 });
 
-/** Starts `main.ts` with ROLE=worker against the test database; resolves once its worker is listening. */
+/** A real worker process (ROLE=worker) on the test database, with a short lease so recoveries are quick. */
 async function startWorker(extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-  const config = t.platform.ctx.config;
-  const child = spawn(process.execPath, ["--conditions=agent-platform-source", "--import", "tsx", "src/main.ts"], {
-    cwd: SERVER_DIR,
-    env: {
-      PATH: process.env.PATH ?? "",
-      ROLE: "worker",
-      DATABASE_URL: config.databaseUrl!,
-      SECRETS_KEY: config.secretsKey!,
-      DATA_DIR: mkdtempSync(join(tmpdir(), "ap-worker-")),
-      OPENAI_COMPATIBLE_BASE_URL: fake.url,
-      EGRESS_ALLOW_CIDRS: TEST_EGRESS_ALLOW_CIDRS,
-      WORKER_LEASE_MS: "2000",
-      LOG_LEVEL: "info",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const child = await startWorkerProcess(t, {
+    OPENAI_COMPATIBLE_BASE_URL: fake.url,
+    WORKER_LEASE_MS: "2000",
+    ...extraEnv,
   });
   workers.push(child);
-  let output = "";
-  if (process.env.DEBUG_WORKERS) {
-    child.stdout!.on("data", (c: Buffer) => process.stderr.write(c));
-    child.stderr!.on("data", (c: Buffer) => process.stderr.write(c));
-  }
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("job runner started")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited with ${code}:\n${output}`));
-    });
-  });
   return child;
 }
 
@@ -81,18 +45,6 @@ function killHard(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once("exit", () => resolve());
     child.kill("SIGKILL");
-  });
-}
-
-function stopWorker(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
   });
 }
 
@@ -183,7 +135,7 @@ describe("crash recovery (kill -9 of the worker mid-turn)", { timeout: 120_000 }
     const worker = await startWorker({ WORKER_DRAIN_MS: "60000" });
     const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("hello")] });
     await waitUntil("the model call", async () => (chatCalls()[0]?.outcome === "pending" ? true : undefined));
-    await stopWorker(worker); // SIGTERM: no new claims, the turn in progress finishes first
+    await stopWorkerProcess(worker); // SIGTERM: no new claims, the turn in progress finishes first
     expect(worker.exitCode).toBe(0);
     const log = await waitForIdle(t, t.tenant, session.id);
     expect(types(log)).toEqual([
@@ -207,7 +159,7 @@ describe("crash recovery (kill -9 of the worker mid-turn)", { timeout: 120_000 }
     const first = await startWorker({ WORKER_LEASE_MS: "600000", WORKER_DRAIN_MS: "0" });
     const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("hello")] });
     await waitUntil("the model call", async () => (chatCalls()[0]?.outcome === "pending" ? true : undefined));
-    await stopWorker(first); // SIGTERM
+    await stopWorkerProcess(first); // SIGTERM
     expect(first.exitCode).toBe(0);
     const run = await t.platform.ctx.db.pool.query(
       `SELECT "leaseOwner", "dueAt" <= now() AS "due" FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`,
