@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AppContext } from "../context.js";
 import { newId } from "../ids.js";
-import { exponentialBackoff, type JobKind, type JobOutcome, type RunningJob } from "../jobs/index.js";
+import { type JobKind, type JobOutcome, RETRY_FOREVER, type RunningJob } from "../jobs/index.js";
 import { subscribeSessionEvents } from "../sessions/index.js";
 import { sameRevision } from "./automation-row.js";
 import { loadAutomation } from "./automation-store.js";
@@ -27,10 +27,7 @@ export function automationQueuedKind(ctx: AppContext, concurrency: number): JobK
     payload: z.object({}).passthrough(),
     concurrency,
     leaseMs: 30_000,
-    retry: {
-      maxAttempts: Number.MAX_SAFE_INTEGER,
-      backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000, jitter: 0.2 }),
-    },
+    retry: RETRY_FOREVER,
     run: (job) => fireWhenFree(ctx, job),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AppContext } from "../context.js";
 import { newId } from "../ids.js";
-import { enqueueJob, exponentialBackoff, type JobKind, type JobOutcome, type RunningJob } from "../jobs/index.js";
+import { enqueueJob, type JobKind, type JobOutcome, RETRY_FOREVER, type RunningJob } from "../jobs/index.js";
 import { sameRevision } from "./automation-row.js";
 import { loadAutomation } from "./automation-store.js";
 import { commitFiring, recordError } from "./firing/commit-firing.js";
@@ -27,10 +27,7 @@ export function automationScheduleKind(ctx: AppContext, concurrency: number): Jo
     payload: z.object({}).passthrough(),
     concurrency,
     leaseMs: 30_000,
-    retry: {
-      maxAttempts: Number.MAX_SAFE_INTEGER,
-      backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000, jitter: 0.2 }),
-    },
+    retry: RETRY_FOREVER,
     run: (job) => fireSchedule(ctx, job),
   };
 }

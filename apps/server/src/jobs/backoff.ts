@@ -9,3 +9,12 @@ export function exponentialBackoff(options: { baseMs: number; maxMs: number; jit
     return Math.round(delay * (1 - jitter * Math.random()));
   };
 }
+
+/**
+ * For kinds whose own state says what is left to do (a schedule, a queue of deliveries): a run that throws is an
+ * infrastructure failure (the database unreachable), retried with backoff from 1 s up to a minute, never given up.
+ */
+export const RETRY_FOREVER = {
+  maxAttempts: Number.MAX_SAFE_INTEGER,
+  backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000, jitter: 0.2 }),
+} as const;

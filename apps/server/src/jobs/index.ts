@@ -1,4 +1,4 @@
-export { exponentialBackoff } from "./backoff.js";
+export { exponentialBackoff, RETRY_FOREVER } from "./backoff.js";
 export { cancelJob, type EnqueueInput, enqueueCtes, enqueueJob, enqueueJobs } from "./enqueue.js";
 export { JobLeaseLost, WorkerStopping } from "./errors.js";
 export { type Claim, holdsLease, insertClaimed, JOBS_CHANNEL, keyDueInMs } from "./queue.js";

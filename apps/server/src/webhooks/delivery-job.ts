@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AppContext } from "../context.js";
-import { exponentialBackoff, type JobKind, type JobOutcome, type RunningJob } from "../jobs/index.js";
+import { type JobKind, type JobOutcome, RETRY_FOREVER, type RunningJob } from "../jobs/index.js";
 import { type DeliverySettings, readDeliverySettings } from "./delivery-settings.js";
 import { DELIVERY_KIND, parseDeliveryJobKey } from "./job-names.js";
 import { recordAttempt } from "./record-attempt.js";
@@ -33,10 +33,7 @@ export function webhookDeliveryKind(ctx: AppContext): JobKind<object> {
     payload: z.object({}).passthrough(),
     concurrency: settings.concurrency,
     leaseMs: Math.max(30_000, settings.timeoutMs * 3),
-    retry: {
-      maxAttempts: Number.MAX_SAFE_INTEGER,
-      backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000, jitter: 0.2 }),
-    },
+    retry: RETRY_FOREVER,
     run: (job) => deliver(ctx, settings, job),
   };
 }
