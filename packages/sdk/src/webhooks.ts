@@ -1,4 +1,4 @@
-import { type WebhookEvent, WebhookEventSchema } from "@agent-platform/contract";
+import type { WebhookEvent } from "@agent-platform/contract";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 
 export { WebhookVerificationError };

@@ -58,7 +58,7 @@ describe("delivering webhook events", () => {
     expect(delivery!.headers["webhook-id"]).toMatch(/^msg_/);
     expect(Number(delivery!.headers["webhook-timestamp"])).toBeCloseTo(Date.now() / 1000, -2);
     expect(delivery!.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
-    expect(() => receiver.verify(delivery!, "whsec_" + Buffer.alloc(24).toString("base64"))).toThrow();
+    expect(() => receiver.verify(delivery!, `whsec_${Buffer.alloc(24).toString("base64")}`)).toThrow();
     const [recorded] = await waitUntil("the delivery recorded", async () => {
       const list = await deliveries(t, tenant, id);
       return list[0]?.status === "succeeded" ? list : undefined;
