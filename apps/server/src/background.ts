@@ -10,12 +10,13 @@ import { webhookDeliveryKind } from "./webhooks/index.js";
 
 /**
  * Background work of the `worker` role: the job runner with every area's job kinds, and periodic housekeeping. The
- * runner stops first (draining runs in progress for `WORKER_DRAIN_MS`), then the housekeeping.
+ * runner stops first (draining runs in progress for `WORKER_DRAIN_MS`), then the housekeeping and the browsers.
  */
 export async function startBackground(ctx: AppContext): Promise<Stoppable> {
   let runner: JobRunner | undefined;
+  const turns = sessionTurns(ctx, () => runner!);
   const kinds: JobKind<never>[] = [
-    sessionTurns(ctx, () => runner!) as JobKind<never>,
+    turns.kind as JobKind<never>,
     ...automationJobKinds(ctx),
     experimentCaseKind(
       ctx,
@@ -36,7 +37,7 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
   return {
     async stop() {
       await runner.stop();
-      await cleanup.stop();
+      await Promise.all([cleanup.stop(), turns.stop()]);
     },
   };
 }

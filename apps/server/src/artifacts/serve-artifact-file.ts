@@ -6,6 +6,7 @@ import { artifactFilePath } from "./artifact-links.js";
 interface ContentRow {
   name: string;
   content: string;
+  data: Buffer | null;
   contentType: string;
 }
 
@@ -27,20 +28,21 @@ function serveArtifactFile(ctx: AppContext): RequestHandler {
     if (check === "invalid") return next(new AppError("signature.invalid", "The link's signature is not valid"));
     if (check === "expired") return next(new AppError("signature.expired", "The link has expired"));
     ctx.db.pool
-      .query<ContentRow>('SELECT "name", "content", "contentType" FROM artifacts WHERE "id" = $1', [id])
+      .query<ContentRow>('SELECT "name", "content", "data", "contentType" FROM artifacts WHERE "id" = $1', [id])
       .then(({ rows }) => {
         const row = rows[0];
         if (!row) throw new AppError("session.artifact_not_found", `Artifact ${id} was not found`);
         res.status(200);
+        const text = row.data === null;
         res.setHeader(
           "Content-Type",
-          /;\s*charset=/i.test(row.contentType) ? row.contentType : `${row.contentType}; charset=utf-8`,
+          !text || /;\s*charset=/i.test(row.contentType) ? row.contentType : `${row.contentType}; charset=utf-8`,
         );
         res.setHeader("Content-Disposition", contentDisposition(row.name));
         res.setHeader("X-Content-Type-Options", "nosniff");
         res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
         res.setHeader("Cache-Control", "private, no-store");
-        res.end(Buffer.from(row.content, "utf8"));
+        res.end(row.data ?? Buffer.from(row.content, "utf8"));
       })
       .catch(next);
   };

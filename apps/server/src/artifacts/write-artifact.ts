@@ -4,6 +4,8 @@ import { newId } from "../ids.js";
 export const ARTIFACT_LIMITS = {
   nameLength: 200,
   contentBytes: 1024 * 1024,
+  /** Binary versions written by the platform's own tools (screenshots, browser recordings). */
+  binaryBytes: 16 * 1024 * 1024,
   contentTypeLength: 255,
   /** Versions of all names together, per session. */
   versionsPerSession: 1000,
@@ -13,7 +15,8 @@ export interface WriteArtifactInput {
   sessionId: string;
   projectId: string;
   name: string;
-  content: string;
+  /** Text (stored as UTF-8) or binary content. */
+  content: string | Uint8Array;
   contentType: string;
 }
 
@@ -37,7 +40,10 @@ const MAX_ATTEMPTS = 8;
  * maximum.
  */
 export async function writeArtifact(pool: pg.Pool, input: WriteArtifactInput): Promise<WrittenArtifact> {
-  const bytes = Buffer.byteLength(input.content, "utf8");
+  const binary = typeof input.content === "string" ? null : Buffer.from(input.content);
+  const bytes = binary ? binary.byteLength : Buffer.byteLength(input.content as string, "utf8");
+  const limit = binary ? ARTIFACT_LIMITS.binaryBytes : ARTIFACT_LIMITS.contentBytes;
+  if (bytes > limit) throw new ArtifactLimitError(`An artifact version holds at most ${limit} bytes (got ${bytes})`);
   const { rows: counted } = await pool.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM artifacts WHERE "sessionId" = $1',
     [input.sessionId],
@@ -51,11 +57,21 @@ export async function writeArtifact(pool: pg.Pool, input: WriteArtifactInput): P
     const id = newId("artifact");
     try {
       const { rows } = await pool.query<{ version: number; createdAt: Date }>(
-        `INSERT INTO artifacts ("id", "sessionId", "projectId", "name", "version", "content", "contentType", "bytes")
-         SELECT $1, $2, $3, $4, COALESCE(MAX("version"), 0) + 1, $5, $6, $7
+        `INSERT INTO artifacts
+           ("id", "sessionId", "projectId", "name", "version", "content", "data", "contentType", "bytes")
+         SELECT $1, $2, $3, $4, COALESCE(MAX("version"), 0) + 1, $5, $6, $7, $8
            FROM artifacts WHERE "sessionId" = $2 AND "name" = $4
          RETURNING "version", "createdAt"`,
-        [id, input.sessionId, input.projectId, input.name, input.content, input.contentType, bytes],
+        [
+          id,
+          input.sessionId,
+          input.projectId,
+          input.name,
+          binary ? "" : input.content,
+          binary,
+          input.contentType,
+          bytes,
+        ],
       );
       const row = rows[0]!;
       return {

@@ -15,6 +15,11 @@ export const BUILTIN_TOOLS = {
   knowledge_read: { readOnly: true, description: "Read a whole document of the agent's allowed knowledge bases" },
   artifact_write: { readOnly: false, description: "Write a versioned deliverable (artifact) of the session" },
   skill_read: { readOnly: true, description: "Read a file of one of the agent's pinned skills" },
+  browser: {
+    // Navigating, reading, going back and screenshots are read-only; under read confinement only those remain.
+    readOnly: false,
+    description: "Drive a headless browser: navigate, read the page, click, type, go back, take screenshots",
+  },
 } as const;
 
 export type BuiltinToolName = keyof typeof BUILTIN_TOOLS;

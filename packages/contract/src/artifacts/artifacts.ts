@@ -9,7 +9,11 @@ export const ArtifactVersionSchema = z
     id: idOf("art"),
     version: z.number().int().min(1),
     contentType: z.string(),
-    bytes: z.number().int().min(0).describe("UTF-8 size of the content"),
+    bytes: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Size of the content in bytes (UTF-8 for text; screenshots and browser recordings are binary)"),
     createdAt: Timestamp,
     url: z.string().url().describe("Signed link to this version's content, served by the platform without a key"),
     expiresAt: Timestamp.describe("When `url` stops working"),
@@ -42,7 +46,8 @@ export const artifactsContract = c.router(
       responses: { 200: ArtifactListSchema },
       summary: "List a session's artifacts",
       description:
-        "Deliverables written by the session's agent with `artifact_write`, grouped by name: the latest version with " +
+        "Deliverables written by the session's agent with `artifact_write`, and the `browser` tool's screenshots and " +
+        "recordings, grouped by name: the latest version with " +
         "a signed URL (valid one hour, served under `/v1/files/artifacts/…` without an API key), and every version.",
     },
   },

@@ -35,7 +35,7 @@ export const WorkspaceEgressPolicySchema = z
     updatedAt: NullableTimestamp.describe("Null while the workspace still has the default policy"),
   })
   .describe(
-    "Workspace egress policy: the hosts web_fetch and serverless tools may reach. An agent's `egressPolicy` is " +
+    "Workspace egress policy: the hosts web_fetch, the browser and serverless tools may reach. An agent's `egressPolicy` is " +
       "merged with it and can only narrow it (denied lists are united, allowlists intersected).",
   );
 

@@ -6,6 +6,7 @@ export {
   parseAllowCidrs,
   parseIpLiteral,
 } from "./address-policy.js";
+export { type EgressProxy, type EgressProxyOptions, startEgressProxy } from "./egress-proxy.js";
 export {
   createOutbound,
   findAddressRefusal,

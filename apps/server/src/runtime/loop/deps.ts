@@ -18,6 +18,8 @@ export interface LoopDeps {
   subscribe(sessionId: string, onSeq: (seq: number) => void): () => void;
   /** Runs in the commit that leaves a session idle (its webhook events). */
   onIdle?: IdleHook;
+  /** Releases what a session held for its turn (its browser context) before the commit that ends the turn. */
+  endTurn?(sessionId: string): Promise<void>;
   logCache: LogCache;
   agentCache: AgentConfigCache;
   /** Built-in and serverless tools of the session. */

@@ -84,8 +84,12 @@ export class SessionPass {
     this.interrupts.known(this.log.length > 0 ? this.log[this.log.length - 1]!.seq : 0);
   }
 
-  /** A fenced commit planned on the session's current head `lastSeq`. */
-  async commit(plan: (headSeq: number) => CommitPlan): Promise<StoredEvent[]> {
+  /**
+   * A fenced commit planned on the session's current head `lastSeq`. `mayEndTurn`: the plan may end the turn, so what
+   * the turn held (its browser context, whose recording becomes an artifact) is released first.
+   */
+  async commit(plan: (headSeq: number) => CommitPlan, options: { mayEndTurn?: boolean } = {}): Promise<StoredEvent[]> {
+    if (options.mayEndTurn) await this.deps.endTurn?.(this.info.id);
     let status: StatusChange | undefined;
     const stored = await commitFenced(
       this.pool,
@@ -106,7 +110,8 @@ export class SessionPass {
   }
 
   append(events: NewEvent[], status?: StatusChange): Promise<StoredEvent[]> {
-    return this.commit(() => ({ events, ...(status ? { status } : {}) }));
+    const endsTurn = status?.status === "idle" && status.stopReason !== "requires_action";
+    return this.commit(() => ({ events, ...(status ? { status } : {}) }), { mayEndTurn: endsTurn });
   }
 
   /** Ends the turn with `session.error`. */

@@ -78,8 +78,10 @@ async function step(pass: SessionPass, state: LogState, stepSignal: AbortSignal)
     case "finish": {
       if (!state.turnOpen) return "settled";
       // Ends the turn only if nothing arrived since the analysis (else: look again).
-      const written = await pass.commit((head) =>
-        head === state.lastSeq ? { events: [idleEvent("end_turn")], status: idleStatus("end_turn") } : { events: [] },
+      const written = await pass.commit(
+        (head) =>
+          head === state.lastSeq ? { events: [idleEvent("end_turn")], status: idleStatus("end_turn") } : { events: [] },
+        { mayEndTurn: true },
       );
       return written.length > 0 ? "settled" : "again";
     }

@@ -135,10 +135,13 @@ async function modelCall(
   });
   // A final answer with nothing new in the log since the call started ends the turn in the same transaction.
   let ended = false;
-  await pass.commit((head) => {
-    ended = result.toolCalls.length === 0 && head === contextSeq;
-    return ended ? { events: [...events, idleEvent("end_turn")], status: idleStatus("end_turn") } : { events };
-  });
+  await pass.commit(
+    (head) => {
+      ended = result.toolCalls.length === 0 && head === contextSeq;
+      return ended ? { events: [...events, idleEvent("end_turn")], status: idleStatus("end_turn") } : { events };
+    },
+    { mayEndTurn: result.toolCalls.length === 0 },
+  );
   pass.recordModelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
   return ended ? "ended" : "continues";
 }

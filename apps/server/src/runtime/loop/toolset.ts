@@ -78,8 +78,9 @@ export function assembleToolset(
   for (const group of groups) {
     for (const tool of group) {
       if (tools.has(tool.name)) continue;
-      if (options.readonly && !tool.readOnly) continue;
-      tools.set(tool.name, { ...tool, policy: policyOf(agent, tool) });
+      const usable = options.readonly && !tool.readOnly ? tool.readOnlyView : tool;
+      if (!usable) continue;
+      tools.set(tool.name, { ...usable, policy: policyOf(agent, usable) });
     }
   }
   const definitions = [...tools.values()].map((t) => ({

@@ -1,6 +1,8 @@
 import { type AgentConfig, BUILTIN_TOOLS, type BuiltinToolName } from "@agent-platform/contract";
 import type { AppContext } from "../../context.js";
+import type { BrowserTooling } from "./browser/browser-tooling.js";
 import { artifactWriteTool } from "./builtin/artifact-write.js";
+import { browserTool } from "./builtin/browser.js";
 import { knowledgeReadTool } from "./builtin/knowledge-read.js";
 import { knowledgeSearchTool } from "./builtin/knowledge-search.js";
 import { memoryListTool } from "./builtin/memory-list.js";
@@ -17,6 +19,8 @@ export interface ResolveSessionToolsInput {
   ctx: AppContext;
   session: SessionRuntimeInfo;
   agent: AgentConfig;
+  /** The process's browsers (the `browser` tool); absent where no worker runs sessions. */
+  browser?: BrowserTooling;
 }
 
 function isBuiltin(name: string): name is BuiltinToolName {
@@ -32,7 +36,8 @@ function isBuiltin(name: string): name is BuiltinToolName {
  * - memory_write: only with at least one read-write mount (read-only mounts are refused by the tool too);
  * - knowledge_search, knowledge_read: only when the agent has `knowledgeBases`;
  * - skill_read: only when the agent has `skills`;
- * - web_fetch, artifact_write: always when listed.
+ * - web_fetch, artifact_write: always when listed;
+ * - browser: when listed and the process has browsers (every worker does).
  * A serverless tool whose name is already taken by a built-in tool, or whose pinned version no longer exists, is
  * left out and logged.
  */
@@ -49,6 +54,10 @@ export async function resolveSessionTools(input: ResolveSessionToolsInput): Prom
         break;
       case "artifact_write":
         tools.push(artifactWriteTool());
+        break;
+      case "browser":
+        if (input.browser) tools.push(browserTool(input.browser));
+        else ctx.logger.warn({ sessionId: session.id }, "browser tool listed but this process has no browsers");
         break;
       case "memory_list":
         if (mounts.length > 0) tools.push(memoryListTool(mounts));

@@ -46,5 +46,7 @@ export interface RuntimeTool {
   origin: ToolOrigin;
   /** Changes nothing outside the session; read confinement keeps only these. */
   readOnly: boolean;
+  /** For a tool that is not read-only but has read-only uses: the tool reduced to them, kept under read confinement. */
+  readOnlyView?: RuntimeTool;
   execute?(input: unknown, run: ToolRunContext): Promise<ToolResult>;
 }

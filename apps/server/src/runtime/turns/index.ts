@@ -5,6 +5,7 @@ import { subscribeSessionEvents } from "../../sessions/index.js";
 import { delegationTools } from "../delegation/delegation-tools.js";
 import { AgentConfigCache, LogCache } from "../loop/caches.js";
 import { sessionWebhooks } from "../loop/session-webhooks.js";
+import { createBrowserTooling } from "../tools/browser/browser-tooling.js";
 import { resolveSessionTools } from "../tools/resolve-session-tools.js";
 import { sessionTurnKind } from "./session-turn-kind.js";
 import { readTurnSettings } from "./settings.js";
@@ -16,10 +17,17 @@ export type { InlineRunner } from "./turn-driver.js";
  * The agent runtime's job kind (`session.turn`), wired with its dependencies: providers, caches, the tools, and the
  * delegation driver, which runs child sessions through `runner` (the process's job runner, known once it exists).
  */
-export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): JobKind<object> {
+export interface SessionTurns {
+  kind: JobKind<object>;
+  /** Closes what turns keep open across calls (browsers), once the runner has stopped. */
+  stop(): Promise<void>;
+}
+
+export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): SessionTurns {
   const settings = readTurnSettings(ctx.config.env);
   const driver = new TurnDriver(ctx, settings.leaseMs, runner);
-  return sessionTurnKind(
+  const browser = createBrowserTooling(ctx);
+  const kind = sessionTurnKind(
     ctx,
     {
       ctx,
@@ -27,7 +35,8 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): JobKi
       maxModelCalls: settings.maxModelCalls,
       mcpConnectTimeoutMs: settings.mcpConnectTimeoutMs,
       mcpCallTimeoutMs: settings.mcpCallTimeoutMs,
-      resolveTools: resolveSessionTools,
+      resolveTools: (input) => resolveSessionTools({ ...input, browser }),
+      endTurn: (sessionId) => browser.contexts.close(sessionId),
       delegationTools: (input) => delegationTools({ ...input, ctx, driver }),
       subscribe: (sessionId, onSeq) => subscribeSessionEvents(ctx, sessionId, onSeq),
       onIdle: sessionWebhooks(ctx),
@@ -36,4 +45,5 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): JobKi
     },
     settings,
   );
+  return { kind, stop: () => browser.contexts.stop() };
 }

@@ -1,0 +1,29 @@
+import type { AppContext } from "../../../context.js";
+import type { MergedEgressPolicy } from "../../../governance/index.js";
+import { BrowserContexts } from "../../browser/browser-contexts.js";
+import { unconfiguredHostedProvider } from "../../browser/browser-provider.js";
+import { type BrowserSettings, readBrowserSettings } from "../../browser/browser-settings.js";
+import { chromiumProvider } from "../../browser/chromium-provider.js";
+
+/** What the `browser` tool shares across the passes of a worker process. */
+export interface BrowserTooling {
+  contexts: BrowserContexts;
+  settings: BrowserSettings;
+  /** Each browsing session's egress policy as read by its latest call (the proxy judges with the newest). */
+  policies: Map<string, MergedEgressPolicy>;
+}
+
+export function createBrowserTooling(ctx: AppContext): BrowserTooling {
+  const settings = readBrowserSettings(ctx.config.env);
+  const contexts = new BrowserContexts({
+    providers: {
+      self_hosted: chromiumProvider(settings.executablePath, ctx.outbound),
+      provider_a_cloud: unconfiguredHostedProvider("provider_a_cloud"),
+      provider_b: unconfiguredHostedProvider("provider_b"),
+    },
+    maxContexts: settings.maxContexts,
+    idleTimeoutMs: settings.idleTimeoutMs,
+    logger: ctx.logger,
+  });
+  return { contexts, settings, policies: new Map() };
+}
