@@ -224,6 +224,30 @@ describe("browser tool", () => {
     }
   });
 
+  it("opens at most BROWSER_MAX_CONTEXTS contexts: a further session waits for a slot", async () => {
+    const one = createBrowserTooling(withEnv({ BROWSER_MAX_CONTEXTS: "1" }));
+    try {
+      const first = await browse(one);
+      const second = await browse(one);
+      await first.call({ action: "navigate", url: `${web.site.url}/` });
+      let secondDone = false;
+      const waiting = second.call({ action: "navigate", url: `${web.site.url}/about` }).then((r) => {
+        secondDone = true;
+        return r;
+      });
+      // The first session keeps working while the second waits.
+      const more = await first.call({ action: "click", text: "About" });
+      expect(more.content).toContain("We make widgets");
+      expect(secondDone).toBe(false);
+      await one.contexts.close(first.session.id);
+      const result = await waiting;
+      expect(result.isError, result.content).toBe(false);
+      expect(result.content).toContain("We make widgets");
+    } finally {
+      await one.contexts.stop();
+    }
+  });
+
   it("names what is missing for a hosted provider without configuration", async () => {
     const b = await browse(tooling, { browser: { provider: "provider_b" } });
     const result = await b.call({ action: "navigate", url: `${web.site.url}/` });
