@@ -34,6 +34,7 @@ import { skillFileDownloads } from "./skills/file-links.js";
 import { registerSkillsRoutes } from "./skills/routes.js";
 import { vaultRoutes } from "./vaults/routes.js";
 import { webhookRoutes } from "./webhooks/index.js";
+import { registerSessionFileRoutes } from "./workspaces/routes.js";
 
 export function createApp(ctx: AppContext): express.Express {
   const app = express();
@@ -76,6 +77,7 @@ export function createApp(ctx: AppContext): express.Express {
   createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), app, options);
   createExpressEndpoints(contract.webhooks, webhookRoutes(ctx), app, options);
   registerSkillsRoutes(app, ctx, options);
+  registerSessionFileRoutes(app, ctx, options);
 
   app.use(unknownRoute(contract));
   app.use(errorHandler(ctx.logger));

@@ -8,6 +8,7 @@ import { apiKeysContract } from "./platform/api-keys.js";
 import { platformContract } from "./platform/context.js";
 import { projectsContract } from "./platform/projects.js";
 import { resourceContracts } from "./resources/index.js";
+import { sessionFilesContract } from "./sessions/files.js";
 import { sessionsContract } from "./sessions/routes.js";
 import { skillsContract } from "./skills/routes.js";
 import { webhooksContract } from "./webhooks/routes.js";
@@ -21,6 +22,7 @@ export const contract = c.router({
   artifacts: artifactsContract,
   governance: governanceContract,
   sessions: sessionsContract,
+  sessionFiles: sessionFilesContract,
   automations: automationsContract,
   experiments: experimentsContract,
   skills: skillsContract,

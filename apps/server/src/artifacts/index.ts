@@ -1,2 +1,4 @@
-// What other folders (the agent runtime's artifact_write tool) may use of artifacts.
+// What other folders (the agent runtime: artifact_write, the browser, code execution) may use of artifacts.
+
+export { latestArtifactContents } from "./latest-contents.js";
 export { ARTIFACT_LIMITS, ArtifactLimitError, writeArtifact } from "./write-artifact.js";

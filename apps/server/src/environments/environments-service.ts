@@ -4,7 +4,18 @@ import { AppError, notFound } from "../http/app-error.js";
 import { type ArchivedStatus, archivedWhere } from "../http/list-filters.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
+import { checkSecretReferences } from "./check-secret-references.js";
 import { toEnvironment } from "./serialize.js";
+
+/** The code-execution fields of a create or an edit, as stored (only those present). */
+function executionFields(input: CreateEnvironment | UpdateEnvironment) {
+  return {
+    ...(input.networking !== undefined ? { networking: input.networking } : {}),
+    ...(input.packages !== undefined ? { packages: input.packages } : {}),
+    ...(input.secrets !== undefined ? { secrets: input.secrets } : {}),
+    ...(input.resources !== undefined ? { resources: input.resources } : {}),
+  };
+}
 
 async function defaultEnvironmentIdOf(prisma: Database, projectId: string): Promise<string | null> {
   const project = await prisma.project.findUnique({ where: { id: projectId }, select: { defaultEnvironmentId: true } });
@@ -13,9 +24,11 @@ async function defaultEnvironmentIdOf(prisma: Database, projectId: string): Prom
 
 export async function createEnvironment(
   prisma: Database,
-  projectId: string,
+  scope: { projectId: string; workspaceId: string },
   input: CreateEnvironment,
 ): Promise<Environment> {
+  const { projectId } = scope;
+  await checkSecretReferences(prisma, scope.workspaceId, input.secrets);
   const row = await prisma.environment.create({
     data: {
       id: newId("environment"),
@@ -23,6 +36,7 @@ export async function createEnvironment(
       name: input.name,
       description: input.description ?? null,
       variables: input.variables ?? {},
+      ...executionFields(input),
     },
   });
   return toEnvironment(row, await defaultEnvironmentIdOf(prisma, projectId));
@@ -65,11 +79,14 @@ export async function getEnvironment(prisma: Database, projectId: string, id: st
  */
 export async function updateEnvironment(
   prisma: Database,
-  projectId: string,
+  scope: { projectId: string; workspaceId: string },
   id: string,
   input: UpdateEnvironment,
 ): Promise<Environment> {
+  const { projectId } = scope;
+  await checkSecretReferences(prisma, scope.workspaceId, input.secrets);
   const data = {
+    ...executionFields(input),
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.variables !== undefined ? { variables: input.variables } : {}),

@@ -17,7 +17,7 @@ export function environmentRoutes(ctx: AppContext) {
   return s.router(environmentsContract, {
     create: async ({ req, params, body }) => ({
       status: 201,
-      body: await createEnvironment(prisma, projectScope(req, params.projectId).projectId, body),
+      body: await createEnvironment(prisma, projectScope(req, params.projectId), body),
     }),
     list: async ({ req, params, query }) => ({
       status: 200,
@@ -29,7 +29,7 @@ export function environmentRoutes(ctx: AppContext) {
     }),
     update: async ({ req, params, body }) => ({
       status: 200,
-      body: await updateEnvironment(prisma, projectScope(req, params.projectId).projectId, params.id, body),
+      body: await updateEnvironment(prisma, projectScope(req, params.projectId), params.id, body),
     }),
     archive: async ({ req, params }) => ({
       status: 200,

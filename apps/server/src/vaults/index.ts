@@ -1,2 +1,2 @@
 // What other folders (serverless tool calls) may use of vaults.
-export { findVaultsByRefs, openVaultSecrets } from "./vault-secrets.js";
+export { findVaultSecretKeys, findVaultsByRefs, openVaultSecrets } from "./vault-secrets.js";

@@ -38,3 +38,17 @@ export async function findVaultsByRefs(
   });
   return byRef(rows, refs);
 }
+
+/** The secret names (never values) of the workspace's vaults among `ids`: vault id → its keys. */
+export async function findVaultSecretKeys(
+  prisma: Database,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
+  if (ids.length === 0) return new Map();
+  const rows = await prisma.vault.findMany({
+    where: { workspaceId, id: { in: [...ids] } },
+    select: { id: true, secretKeys: true },
+  });
+  return new Map(rows.map((r) => [r.id, r.secretKeys]));
+}

@@ -15,6 +15,11 @@ export const BUILTIN_TOOLS = {
   knowledge_read: { readOnly: true, description: "Read a whole document of the agent's allowed knowledge bases" },
   artifact_write: { readOnly: false, description: "Write a versioned deliverable (artifact) of the session" },
   skill_read: { readOnly: true, description: "Read a file of one of the agent's pinned skills" },
+  bash: { readOnly: false, description: "Run a shell command in the session's sandboxed workspace" },
+  file_read: { readOnly: true, description: "Read a file of the session's workspace" },
+  file_write: { readOnly: false, description: "Create or replace a file in the session's workspace" },
+  file_edit: { readOnly: false, description: "Replace an exact string in a file of the session's workspace" },
+  file_list: { readOnly: true, description: "List the workspace's files matching a glob" },
   browser: {
     // Navigating, reading, going back and screenshots are read-only; under read confinement only those remain.
     readOnly: false,

@@ -83,6 +83,11 @@ export const ERROR_STATUS = {
   "session.vault_not_found": 422,
   "session.memory_store_not_found": 422,
   "session.artifact_not_found": 404,
+  "session.file_not_found": 404,
+  "session.busy": 409,
+  "session.workspace_full": 409,
+  "environment.vault_not_found": 422,
+  "environment.secret_not_found": 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

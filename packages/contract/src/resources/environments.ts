@@ -3,6 +3,13 @@ import { Description, idOf, Name, NullableTimestamp, Timestamp } from "../common
 import { LIMITS } from "../common/limits.js";
 import { cursorPage } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
+import {
+  NetworkingSchema,
+  PackagesSchema,
+  ResolvedResourcesSchema,
+  ResourcesSchema,
+  SecretVariablesSchema,
+} from "./execution-config.js";
 import { boundedText, ProjectItemParams, ProjectParams, StatusFilterQuery } from "./shared.js";
 
 const VariableName = z
@@ -23,18 +30,29 @@ export const EnvironmentSchema = z
     name: z.string(),
     description: z.string().nullable(),
     variables: z.record(z.string()),
+    networking: NetworkingSchema,
+    packages: z.object({ npm: z.array(z.string()), pip: z.array(z.string()) }),
+    secrets: SecretVariablesSchema.describe("Variables from vault secrets (references only, never values)"),
+    resources: ResolvedResourcesSchema.describe("Limits of each code-execution call (defaults filled in)"),
     isDefault: z.boolean().describe("The project's default environment (cannot be archived)"),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     archivedAt: NullableTimestamp,
   })
-  .describe("Environment: the execution configuration a session runs with");
+  .describe(
+    "Environment: the execution configuration a session runs with: variables, and for code execution (the `bash` " +
+      "and file tools) networking, packages, secret variables and resources",
+  );
 
 export const CreateEnvironmentSchema = z
   .object({
     name: Name,
     description: Description.optional(),
     variables: EnvironmentVariablesSchema.optional(),
+    networking: NetworkingSchema.optional(),
+    packages: PackagesSchema.optional(),
+    secrets: SecretVariablesSchema.optional(),
+    resources: ResourcesSchema.optional(),
   })
   .strict();
 
@@ -45,6 +63,10 @@ export const UpdateEnvironmentSchema = z
     variables: EnvironmentVariablesSchema.optional().describe(
       "Replaces every variable: send the whole map (`{}` removes them all)",
     ),
+    networking: NetworkingSchema.optional().describe("Replaces the networking"),
+    packages: PackagesSchema.optional().describe("Replaces both package lists (`{}` removes them)"),
+    secrets: SecretVariablesSchema.optional().describe("Replaces every secret variable"),
+    resources: ResourcesSchema.optional().describe("Replaces the resources (fields left out take their defaults)"),
   })
   .strict()
   .describe("Only the fields present change");
@@ -80,7 +102,7 @@ export const environmentsContract = c.router(
       pathParams: ProjectItemParams,
       body: UpdateEnvironmentSchema,
       responses: { 200: EnvironmentSchema },
-      summary: "Edit an environment's name, description or variables",
+      summary: "Edit an environment's name, description, variables or code-execution configuration",
       description:
         "Same validation as create; only the fields present change. An archived environment cannot be edited (409 " +
         "`environment.archived`). Sessions keep the environment they resolved at creation: an edit never changes " +

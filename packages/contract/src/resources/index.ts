@@ -25,3 +25,4 @@ export const resourceContracts = {
   budgets: budgetsContract,
   serverlessTools: serverlessToolsContract,
 };
+export * from "./execution-config.js";

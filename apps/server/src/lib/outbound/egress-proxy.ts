@@ -5,6 +5,7 @@
  * checked (resolved once, pinned). The client never resolves names itself, so it cannot reach an address the policy
  * refuses, whatever its pages do.
  */
+import { chmod, chown } from "node:fs/promises";
 import http from "node:http";
 import net from "node:net";
 import type { Duplex } from "node:stream";
@@ -18,10 +19,12 @@ export interface EgressProxyOptions {
   onRefused?(target: string, reason: string): void;
   /** Bounds connecting to an upstream (default 10 s). */
   connectTimeoutMs?: number;
+  /** Listen on a unix socket owned by this user (bridged into a sandbox) instead of a loopback port. */
+  listen?: { path: string; uid: number; gid: number };
 }
 
 export interface EgressProxy {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `unix:<path>` */
   readonly url: string;
   close(): Promise<void>;
 }
@@ -196,14 +199,20 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   server.on("connection", (socket) => track(socket));
   server.on("clientError", (_error, socket) => socket.destroy());
 
+  const socketPath = options.listen?.path;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    if (socketPath) server.listen(socketPath, () => resolve());
+    else server.listen(0, "127.0.0.1", () => resolve());
   });
-  const { port } = server.address() as net.AddressInfo;
+  if (options.listen) {
+    await chown(options.listen.path, options.listen.uid, options.listen.gid);
+    await chmod(options.listen.path, 0o600);
+  }
+  const url = socketPath ? `unix:${socketPath}` : `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { Slots } from "../../lib/slots.js";
 import type { BrowserProvider, BrowserProviderName, OpenContextOptions, OpenedContext } from "./browser-provider.js";
 
 /** What a session's context does when it closes (its recording becomes an artifact). */
@@ -31,11 +32,12 @@ export interface OpenRequest extends OpenContextOptions {
  */
 export class BrowserContexts {
   private readonly entries = new Map<string, Entry>();
-  private readonly waiting: Array<() => void> = [];
-  private open = 0;
+  private readonly slots: Slots;
   private stopped = false;
 
-  constructor(private readonly options: BrowserContextsOptions) {}
+  constructor(private readonly options: BrowserContextsOptions) {
+    this.slots = new Slots(options.maxContexts);
+  }
 
   /** Sessions with an open (or opening) context, for tests and metrics. */
   sessions(): string[] {
@@ -125,28 +127,10 @@ export class BrowserContexts {
   }
 
   private takeSlot(signal: AbortSignal): Promise<void> {
-    if (this.open < this.options.maxContexts) {
-      this.open++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const grant = () => {
-        signal.removeEventListener("abort", onAbort);
-        this.open++;
-        resolve();
-      };
-      const onAbort = () => {
-        const at = this.waiting.indexOf(grant);
-        if (at >= 0) this.waiting.splice(at, 1);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.waiting.push(grant);
-    });
+    return this.slots.take(signal);
   }
 
   private releaseSlot(): void {
-    this.open--;
-    this.waiting.shift()?.();
+    this.slots.release();
   }
 }

@@ -1,8 +1,11 @@
 import { type AgentConfig, BUILTIN_TOOLS, type BuiltinToolName } from "@agent-platform/contract";
 import type { AppContext } from "../../context.js";
+import type { CodeExecution } from "../sandbox/code-execution.js";
 import type { BrowserTooling } from "./browser/browser-tooling.js";
 import { artifactWriteTool } from "./builtin/artifact-write.js";
+import { bashTool } from "./builtin/bash.js";
 import { browserTool } from "./builtin/browser.js";
+import { fileEditTool, fileListTool, fileReadTool, fileWriteTool } from "./builtin/file-tools.js";
 import { knowledgeReadTool } from "./builtin/knowledge-read.js";
 import { knowledgeSearchTool } from "./builtin/knowledge-search.js";
 import { memoryListTool } from "./builtin/memory-list.js";
@@ -21,7 +24,17 @@ export interface ResolveSessionToolsInput {
   agent: AgentConfig;
   /** The process's browsers (the `browser` tool); absent where no worker runs sessions. */
   browser?: BrowserTooling;
+  /** The process's sandboxes (`bash` and the file tools); absent where no worker runs sessions. */
+  codeExecution?: CodeExecution;
 }
+
+const CODE_TOOLS = {
+  bash: bashTool,
+  file_read: fileReadTool,
+  file_write: fileWriteTool,
+  file_edit: fileEditTool,
+  file_list: fileListTool,
+} as const;
 
 function isBuiltin(name: string): name is BuiltinToolName {
   return Object.hasOwn(BUILTIN_TOOLS, name);
@@ -37,7 +50,9 @@ function isBuiltin(name: string): name is BuiltinToolName {
  * - knowledge_search, knowledge_read: only when the agent has `knowledgeBases`;
  * - skill_read: only when the agent has `skills`;
  * - web_fetch, artifact_write: always when listed;
- * - browser: when listed and the process has browsers (every worker does).
+ * - browser: when listed and the process has browsers (every worker does);
+ * - bash, file_read, file_write, file_edit, file_list: when listed and the process runs sessions (every worker does;
+ *   where the sandbox probe fails they answer why).
  * A serverless tool whose name is already taken by a built-in tool, or whose pinned version no longer exists, is
  * left out and logged.
  */
@@ -54,6 +69,18 @@ export async function resolveSessionTools(input: ResolveSessionToolsInput): Prom
         break;
       case "artifact_write":
         tools.push(artifactWriteTool());
+        break;
+      case "bash":
+      case "file_read":
+      case "file_write":
+      case "file_edit":
+      case "file_list":
+        if (input.codeExecution) tools.push(CODE_TOOLS[name](input.codeExecution));
+        else
+          ctx.logger.warn(
+            { sessionId: session.id, tool: name },
+            "code-execution tool listed but this process has none",
+          );
         break;
       case "browser":
         if (input.browser) tools.push(browserTool(input.browser));

@@ -5,6 +5,8 @@ import { subscribeSessionEvents } from "../../sessions/index.js";
 import { delegationTools } from "../delegation/delegation-tools.js";
 import { AgentConfigCache, LogCache } from "../loop/caches.js";
 import { sessionWebhooks } from "../loop/session-webhooks.js";
+import { CodeExecution } from "../sandbox/code-execution.js";
+import { readSandboxSettings } from "../sandbox/sandbox-settings.js";
 import { createBrowserTooling } from "../tools/browser/browser-tooling.js";
 import { resolveSessionTools } from "../tools/resolve-session-tools.js";
 import { sessionTurnKind } from "./session-turn-kind.js";
@@ -27,6 +29,7 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): Sessi
   const settings = readTurnSettings(ctx.config.env);
   const driver = new TurnDriver(ctx, settings.leaseMs, runner);
   const browser = createBrowserTooling(ctx);
+  const codeExecution = new CodeExecution(ctx, readSandboxSettings(ctx.config.env));
   const kind = sessionTurnKind(
     ctx,
     {
@@ -35,8 +38,10 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): Sessi
       maxModelCalls: settings.maxModelCalls,
       mcpConnectTimeoutMs: settings.mcpConnectTimeoutMs,
       mcpCallTimeoutMs: settings.mcpCallTimeoutMs,
-      resolveTools: (input) => resolveSessionTools({ ...input, browser }),
-      endTurn: (sessionId) => browser.contexts.close(sessionId),
+      resolveTools: (input) => resolveSessionTools({ ...input, browser, codeExecution }),
+      endTurn: async (sessionId) => {
+        await Promise.all([browser.contexts.close(sessionId), codeExecution.endTurn(sessionId)]);
+      },
       delegationTools: (input) => delegationTools({ ...input, ctx, driver }),
       subscribe: (sessionId, onSeq) => subscribeSessionEvents(ctx, sessionId, onSeq),
       onIdle: sessionWebhooks(ctx),
