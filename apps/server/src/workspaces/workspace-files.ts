@@ -53,7 +53,7 @@ export async function readWorkspaceFile(
   const wanted = workspaceRelative(path);
   const saved = await loadWorkspaceSnapshot(ctx.db.pool, sessionId);
   const entry = saved ? (await readTar(saved.snapshot)).find((e) => e.path === wanted) : undefined;
-  if (!entry || entry.type !== "file") {
+  if (entry?.type !== "file") {
     throw new AppError("session.file_not_found", `No file ${wanted} in the workspace of session ${sessionId}`);
   }
   return { path: wanted, content: entry.content ?? Buffer.alloc(0) };

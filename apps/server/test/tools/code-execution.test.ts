@@ -10,6 +10,7 @@ import { readSandboxSettings } from "../../src/runtime/sandbox/sandbox-settings.
 import { resolveSessionTools } from "../../src/runtime/tools/resolve-session-tools.js";
 import type { RuntimeTool, SessionRuntimeInfo } from "../../src/runtime/tools/types.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
+import { startNpmRegistry } from "./npm-registry.js";
 import { agentConfig, type Loopback, runContext, seedSession, startLoopback, toolNamed } from "./support.js";
 
 let t: TestApp;
@@ -176,6 +177,7 @@ describe("code execution tools", () => {
       secrets: { TOKEN: { vaultId: vault.body.id, key: "API_TOKEN" } },
     });
     const s = await sandbox({ environmentId: env });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
     const out = await s.call("bash", { command: 'echo "$GREETING ${#TOKEN} $TOKEN"' });
     expect(out.content).toContain("hi 16 [secret TOKEN]");
     expect(out.content).not.toContain("s3cr3t-value-123");
@@ -218,6 +220,46 @@ describe("code execution tools", () => {
     const second = await sandbox({ using: other, session: first.session });
     const read = await second.call("bash", { command: "cat notes/todo.md; readlink outputs/link" });
     expect(read.content).toContain("- ship it\n/etc/passwd");
+  });
+
+  it("installs an environment's packages once into a read-only layer that every session reuses", async () => {
+    const registry = await startNpmRegistry();
+    try {
+      const layered = newExecution({ SANDBOX_NPM_REGISTRY: `${registry.site.url}/` });
+      const env = await environment({ packages: { npm: ["tiny-pkg@1.0.0"] } });
+      const script = "node -e \"console.log(require('tiny-pkg').hello)\"; touch /opt/packages/x && echo WROTE-LAYER";
+      for (let i = 0; i < 2; i++) {
+        const s = await sandbox({ using: layered, environmentId: env });
+        const out = await s.call("bash", { command: script });
+        expect(out.content, out.content).toContain("hello from tiny-pkg");
+        expect(out.content).not.toContain("WROTE-LAYER");
+      }
+      expect(layered.layers.builds).toHaveLength(1);
+      expect(registry.site.requests.filter((r) => r.url.endsWith(".tgz"))).toHaveLength(1);
+
+      const broken = await environment({ packages: { npm: ["missing-pkg@1.0.0"] } });
+      const s = await sandbox({ using: layered, environmentId: broken });
+      const failed = await s.call("bash", { command: "echo never" });
+      expect(failed).toMatchObject({ isError: true });
+      expect(failed.content).toContain("Installing the environment's packages failed");
+    } finally {
+      await registry.site.close();
+    }
+  });
+
+  it("sweeps local copies of deleted sessions; the saved workspace is restored when needed", async () => {
+    const own = newExecution();
+    const s = await sandbox({ using: own });
+    await s.call("file_write", { path: "keep.txt", content: "kept" });
+    await own.endTurn(s.session.id);
+    const gone = await sandbox({ using: own });
+    await gone.call("file_write", { path: "x.txt", content: "x" });
+    await own.endTurn(gone.session.id);
+    await t.platform.ctx.db.pool.query('DELETE FROM sessions WHERE "id" = $1', [gone.session.id]);
+    expect(await own.sweep()).toBe(1);
+    expect(await own.sweep(0)).toBe(1);
+    const again = await sandbox({ using: own, session: s.session });
+    expect((await again.call("file_read", { path: "keep.txt" })).content).toContain("kept");
   });
 
   it("fails closed when bubblewrap cannot create namespaces, naming the cause", async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { readdir, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentConfig } from "@agent-platform/contract";
 import { ARTIFACT_LIMITS, latestArtifactContents, writeArtifact } from "../../artifacts/index.js";
@@ -71,6 +71,7 @@ const MAX_OUTPUT_ARTIFACTS = 100;
 export class CodeExecution {
   private probed: Promise<ProbeResult> | undefined;
   private readonly slots: Slots;
+  private sweeper: NodeJS.Timeout | undefined;
   private readonly touched = new Map<string, Touched>();
   private readonly prepared = new Map<string, Promise<SessionDirs>>();
   readonly layers: PackageLayers;
@@ -186,11 +187,42 @@ export class CodeExecution {
     await this.saveOutputs(sessionId, touched.projectId, files);
   }
 
-  /** Removes this process's copy of a session's workspace (the saved snapshot stays). */
-  async forget(sessionId: string): Promise<void> {
-    this.touched.delete(sessionId);
-    this.prepared.delete(sessionId);
-    await rm(sessionDirs(this.settings.root, sessionId).dir, { recursive: true, force: true });
+  /**
+   * Removes this process's copies of workspaces whose session was deleted, or that no call used for `idleMs` (they
+   * are restored from the saved snapshot if the session runs code again). Returns how many were removed.
+   */
+  async sweep(idleMs = 24 * 3600_000): Promise<number> {
+    const entries = await readdir(this.settings.root, { withFileTypes: true }).catch(() => []);
+    const ids = entries.filter((e) => e.isDirectory() && /^sess_[A-Za-z0-9]+$/.test(e.name)).map((e) => e.name);
+    if (ids.length === 0) return 0;
+    const { rows } = await this.ctx.db.pool.query<{ id: string }>(
+      'SELECT "id" FROM sessions WHERE "id" = ANY($1::text[])',
+      [ids],
+    );
+    const alive = new Set(rows.map((r) => r.id));
+    let removed = 0;
+    for (const id of ids) {
+      if (this.touched.has(id) || this.prepared.has(id)) continue;
+      const dir = sessionDirs(this.settings.root, id).dir;
+      const used = (await stat(dir).catch(() => null))?.mtimeMs ?? 0;
+      if (alive.has(id) && Date.now() - used < idleMs) continue;
+      await rm(dir, { recursive: true, force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  /** Sweeps every `everyMs` until `stop()`. */
+  startSweeping(everyMs = 15 * 60_000): void {
+    this.sweeper ??= setInterval(() => {
+      this.sweep().catch((error: unknown) => this.ctx.logger.warn({ err: error }, "sweeping sandbox folders failed"));
+    }, everyMs);
+    this.sweeper.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
   }
 
   private async environmentOf(sessionId: string, projectId: string): Promise<ExecutionEnvironment> {
@@ -239,6 +271,9 @@ export class CodeExecution {
   private async restoreIfStale(sessionId: string): Promise<SessionDirs> {
     const dirs = sessionDirs(this.settings.root, sessionId);
     const created = await ensureSessionDirs(dirs, this.settings);
+    // Marks the copy as in use for the sweep.
+    const now = new Date();
+    await utimes(dirs.dir, now, now);
     const local = created ? 0 : await localGeneration(dirs);
     const saved = await workspaceGeneration(this.ctx.db.pool, sessionId);
     if (saved > local) {

@@ -30,6 +30,7 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): Sessi
   const driver = new TurnDriver(ctx, settings.leaseMs, runner);
   const browser = createBrowserTooling(ctx);
   const codeExecution = new CodeExecution(ctx, readSandboxSettings(ctx.config.env));
+  codeExecution.startSweeping();
   const kind = sessionTurnKind(
     ctx,
     {
@@ -50,5 +51,11 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): Sessi
     },
     settings,
   );
-  return { kind, stop: () => browser.contexts.stop() };
+  return {
+    kind,
+    async stop() {
+      codeExecution.stop();
+      await browser.contexts.stop();
+    },
+  };
 }
