@@ -10,5 +10,6 @@ export {
 export { type FollowOptions, followSessionEvents } from "./follow-events.js";
 export { newIdempotencyKey } from "./idempotency.js";
 export { type CursorPageLike, paginate } from "./paginate.js";
+export { downloadWorkspaceFile, type WorkspaceFileRef } from "./session-files.js";
 export { parseSse, type SseMessage } from "./sse.js";
 export { verifyWebhook, WebhookVerificationError } from "./webhooks.js";
