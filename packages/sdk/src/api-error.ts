@@ -34,3 +34,15 @@ export class ConnectionError extends Error {
     this.name = "ConnectionError";
   }
 }
+
+/** The error of a non-2xx response: its envelope when the body is one, else the status alone. */
+export async function apiErrorOf(response: Response): Promise<ApiError> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return ApiError.fromResponse(response.status, body, response.headers.get("x-request-id"));
+}

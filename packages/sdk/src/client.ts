@@ -8,7 +8,7 @@ import {
   type PartialClientInferRequest,
 } from "@ts-rest/core";
 import type { ZodTypeAny } from "zod";
-import { ApiError, ConnectionError } from "./api-error.js";
+import { apiErrorOf, ConnectionError } from "./api-error.js";
 import { encodeQuery, fillPath } from "./request-path.js";
 import { backoffDelay, isRetryableStatus, type RetryOptions, sleep } from "./retry.js";
 
@@ -115,14 +115,7 @@ function buildCall(route: AppRoute, options: Required<Pick<ClientOptions, "baseU
         await sleep(backoffDelay(attempt, baseDelayMs, response.headers.get("retry-after")), args.signal);
         continue;
       }
-      const text = await response.text();
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
-      throw ApiError.fromResponse(response.status, body, response.headers.get("x-request-id"));
+      throw await apiErrorOf(response);
     }
   };
 }

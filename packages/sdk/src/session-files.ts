@@ -1,4 +1,4 @@
-import { ApiError } from "./api-error.js";
+import { apiErrorOf } from "./api-error.js";
 import type { ClientOptions } from "./client.js";
 import { fillPath } from "./request-path.js";
 
@@ -27,15 +27,6 @@ export async function downloadWorkspaceFile(
     headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
     ...(file.signal ? { signal: file.signal } : {}),
   });
-  if (!response.ok) {
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    throw ApiError.fromResponse(response.status, body, response.headers.get("x-request-id"));
-  }
+  if (!response.ok) throw await apiErrorOf(response);
   return new Uint8Array(await response.arrayBuffer());
 }

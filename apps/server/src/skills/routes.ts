@@ -1,8 +1,9 @@
 import { skillsContract } from "@agent-platform/contract";
 import { createExpressEndpoints, initServer, type TsRestExpressOptions } from "@ts-rest/express";
-import type { Express, RequestHandler } from "express";
+import type { Express } from "express";
 import type { AppContext } from "../context.js";
 import { authOf } from "../http/auth-context.js";
+import { pathAsOneSegment } from "../http/path-as-one-segment.js";
 import { signSkillFileUrl } from "./file-links.js";
 import {
   archiveSkill,
@@ -55,23 +56,8 @@ export function skillsRoutes(ctx: AppContext) {
   });
 }
 
-const FILE_URL_PATH = /^(\/v1\/skills\/[^/]+\/files\/)(.+)$/i;
-
-/**
- * `GET /v1/skills/:id/files/*path`: Express 4 cannot match one named parameter across `/`, so a file path sent with
- * literal slashes (`…/files/scripts/run.py`, what the SDK sends) is rewritten to its single-segment form
- * (`…/files/scripts%2Frun.py`, what OpenAPI clients send) before routing; both reach the same ts-rest route with
- * `params.path` = `scripts/run.py`.
- */
-export const fileUrlPathAsOneSegment: RequestHandler = (req, _res, next) => {
-  const q = req.url.indexOf("?");
-  const pathname = q === -1 ? req.url : req.url.slice(0, q);
-  const match = FILE_URL_PATH.exec(pathname);
-  if (match?.[2]?.includes("/")) {
-    req.url = `${match[1]}${match[2].replaceAll("/", "%2F")}${q === -1 ? "" : req.url.slice(q)}`;
-  }
-  next();
-};
+/** `GET /v1/skills/:id/files/*path`: see `pathAsOneSegment`. */
+export const fileUrlPathAsOneSegment = pathAsOneSegment(/\/v1\/skills\/[^/]+\/files\//i);
 
 /** Registers the skills routes on the app (behind the API key middleware). */
 export function registerSkillsRoutes(

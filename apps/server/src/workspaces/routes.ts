@@ -1,9 +1,10 @@
 import { Readable } from "node:stream";
 import { sessionFilesContract } from "@agent-platform/contract";
 import { createExpressEndpoints, initServer, type TsRestExpressOptions } from "@ts-rest/express";
-import type { Express, RequestHandler } from "express";
+import type { Express } from "express";
 import type { AppContext } from "../context.js";
 import { projectScope } from "../http/auth-context.js";
+import { pathAsOneSegment } from "../http/path-as-one-segment.js";
 import { listWorkspaceFiles, readWorkspaceFile, uploadWorkspaceFile } from "./workspace-files.js";
 
 const s = initServer();
@@ -38,18 +39,8 @@ export function sessionFileRoutes(ctx: AppContext) {
   });
 }
 
-const FILE_PATH = /^(\/v1\/projects\/[^/]+\/sessions\/[^/]+\/files\/)(.+)$/i;
-
-/** Express 4 matches a named parameter within one segment: a file path with slashes becomes one encoded segment. */
-const filePathAsOneSegment: RequestHandler = (req, _res, next) => {
-  const q = req.url.indexOf("?");
-  const pathname = q === -1 ? req.url : req.url.slice(0, q);
-  const match = FILE_PATH.exec(pathname);
-  if (match?.[2]?.includes("/")) {
-    req.url = `${match[1]}${match[2].replaceAll("/", "%2F")}${q === -1 ? "" : req.url.slice(q)}`;
-  }
-  next();
-};
+/** `GET …/sessions/:id/files/*path`: see `pathAsOneSegment`. */
+const filePathAsOneSegment = pathAsOneSegment(/\/v1\/projects\/[^/]+\/sessions\/[^/]+\/files\//i);
 
 export function registerSessionFileRoutes(
   app: Express,

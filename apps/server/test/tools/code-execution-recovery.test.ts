@@ -1,13 +1,11 @@
 import type { ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, message, newSession, postEvents } from "../sessions/helpers.js";
 import { waitForIdle, waitUntil } from "../sessions/loop-helpers.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
+import { sandboxDir } from "./sandbox-dir.js";
 
 // Workers are real processes, each with its own sandbox folder (as on two machines); the first is killed with SIGKILL.
 const MODEL = "openai-compatible/fake-model";
@@ -26,12 +24,10 @@ afterAll(async () => {
 });
 
 async function startWorker(): Promise<ChildProcess> {
-  const sandboxDir = mkdtempSync(join(tmpdir(), "ap-sandbox-"));
-  chmodSync(sandboxDir, 0o711);
   const child = await startWorkerProcess(t, {
     OPENAI_COMPATIBLE_BASE_URL: fake.url,
     WORKER_LEASE_MS: "2000",
-    SANDBOX_DIR: sandboxDir,
+    SANDBOX_DIR: sandboxDir(),
   });
   workers.push(child);
   return child;

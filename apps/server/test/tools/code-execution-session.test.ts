@@ -1,22 +1,14 @@
-import { chmodSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAgent, message, newSession, postEvents } from "../sessions/helpers.js";
 import { type LogEntry, waitForIdle } from "../sessions/loop-helpers.js";
 import { expectError } from "../support/expect-error.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
+import { sandboxDir } from "./sandbox-dir.js";
 
 const MODEL = "openai-compatible/fake-model";
 let t: TestApp;
 let fake: FakeOpenAI;
-
-function sandboxDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "ap-sandbox-"));
-  chmodSync(dir, 0o711);
-  return dir;
-}
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();

@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentConfig } from "@agent-platform/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,18 +10,12 @@ import { resolveSessionTools } from "../../src/runtime/tools/resolve-session-too
 import type { RuntimeTool, SessionRuntimeInfo } from "../../src/runtime/tools/types.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { startNpmRegistry } from "./npm-registry.js";
+import { sandboxDir } from "./sandbox-dir.js";
 import { agentConfig, type Loopback, runContext, seedSession, startLoopback, toolNamed } from "./support.js";
 
 let t: TestApp;
 let execution: CodeExecution;
 let site: Loopback;
-
-/** A sandbox folder the sandbox user can traverse (mkdtemp makes 0700 folders). */
-export function sandboxDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "ap-sandbox-"));
-  chmodSync(dir, 0o711);
-  return dir;
-}
 
 function newExecution(env: Record<string, string> = {}): CodeExecution {
   return new CodeExecution(t.platform.ctx, readSandboxSettings({ SANDBOX_DIR: sandboxDir(), ...env }));
