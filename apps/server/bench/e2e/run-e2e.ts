@@ -1,0 +1,207 @@
+// The end-to-end workloads of `pnpm bench`, as a user sees them: the platform (built, `ROLE=all`, default settings) and
+// a bare node:http + pg server doing the same persistent work, each in its own process, on databases of their own, with
+// an instant OpenAI-compatible fake model in a third process. Every figure is printed with its ratio to the bare server
+// measured in the same run.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freshDatabase, percentile } from "../support.js";
+import { peakRssMiB, SERVER_DIR, type Started, startProcess, stopProcess } from "./processes.js";
+import { bareTarget, HttpClient, platformTarget, type Target } from "./targets.js";
+
+const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 5);
+const TSX = ["--conditions=agent-platform-source", "--import", "tsx"];
+/** Workloads to run (`BENCH_E2E_ONLY=W1,W3`), all by default; extra Node.js flags for the platform (a profiler). */
+const ONLY = process.env.BENCH_E2E_ONLY?.split(",") ?? ["W1", "W2", "W3", "W4"];
+const PLATFORM_NODE_ARGS = process.env.BENCH_PLATFORM_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+
+interface Server {
+  target: Target;
+  process: Started;
+  headers: Record<string, string>;
+}
+
+/** Runs `clients` loops of `step` for `SECONDS` (after a one-second warm-up) and returns completed steps per second. */
+async function throughput(clients: number, step: (client: number) => Promise<void>): Promise<number> {
+  const run = async (ms: number) => {
+    const until = performance.now() + ms;
+    let done = 0;
+    await Promise.all(
+      Array.from({ length: clients }, async (_, client) => {
+        while (performance.now() < until) {
+          await step(client);
+          done++;
+        }
+      }),
+    );
+    return done;
+  };
+  await run(1000);
+  const started = performance.now();
+  const done = await run(SECONDS * 1000);
+  return done / ((performance.now() - started) / 1000);
+}
+
+async function w1CreateAgents(server: Server): Promise<number> {
+  const client = new HttpClient(server.process.url, server.headers, 16);
+  let i = 0;
+  try {
+    return await throughput(16, async () => {
+      await server.target.createAgent(client, i++);
+    });
+  } finally {
+    client.close();
+  }
+}
+
+async function oneTurn(server: Server, client: HttpClient, agentId: string, i: number): Promise<void> {
+  const session = await server.target.createSession(client, agentId);
+  await server.target.turn(client, session, `Hello ${i}`);
+}
+
+async function w2TurnLatency(server: Server, agentId: string): Promise<number> {
+  const client = new HttpClient(server.process.url, server.headers, 1);
+  try {
+    for (let i = 0; i < 20; i++) await oneTurn(server, client, agentId, i);
+    const times: number[] = [];
+    const until = performance.now() + SECONDS * 1000;
+    for (let i = 0; performance.now() < until || times.length < 50; i++) {
+      const started = performance.now();
+      await oneTurn(server, client, agentId, i);
+      times.push(performance.now() - started);
+    }
+    return percentile(times, 50);
+  } finally {
+    client.close();
+  }
+}
+
+async function w3Turns(server: Server, agentId: string): Promise<number> {
+  const client = new HttpClient(server.process.url, server.headers, 32);
+  let i = 0;
+  try {
+    return await throughput(32, () => oneTurn(server, client, agentId, i++));
+  } finally {
+    client.close();
+  }
+}
+
+async function w4ReadLog(server: Server, agentId: string): Promise<number> {
+  const client = new HttpClient(server.process.url, server.headers, 16);
+  try {
+    const session = await server.target.createSession(client, agentId);
+    for (let i = 0; i < 100; i++) await server.target.turn(client, session, `Message ${i}`);
+    const expected = await server.target.readLog(client, session);
+    return await throughput(16, async () => {
+      const count = await server.target.readLog(client, session);
+      if (count !== expected) throw new Error(`${server.target.name}: read ${count} log entries, expected ${expected}`);
+    });
+  } finally {
+    client.close();
+  }
+}
+
+async function startPlatform(env: Record<string, string>): Promise<Started> {
+  const built = existsSync(join(SERVER_DIR, "dist", "main.js"));
+  const main = built ? ["dist/main.js"] : [...TSX, "src/main.ts"];
+  return startProcess([...PLATFORM_NODE_ARGS, ...main], env, /Base URL:\s+(http\S+)/);
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const fixed = (n: number, digits = 0) => n.toFixed(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+const platformDb = await freshDatabase();
+const bareDb = await freshDatabase();
+if (!platformDb || !bareDb) throw new Error("the end-to-end bench needs PostgreSQL (set BENCH_DATABASE_URL)");
+const dataDir = mkdtempSync(join(tmpdir(), "ap-bench-e2e-"));
+const key = `ap_bench_${randomBytes(16).toString("hex")}`;
+const started: Started[] = [];
+try {
+  const fake = await startProcess([...TSX, "bench/e2e/fake-model-process.ts"], {}, /LISTENING (\S+)/);
+  started.push(fake);
+  const platformEnv = {
+    DATABASE_URL: platformDb.url,
+    SECRETS_KEY: randomBytes(32).toString("base64"),
+    DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ROLE: "all",
+    BOOTSTRAP_API_KEY: key,
+    OPENAI_COMPATIBLE_BASE_URL: fake.url,
+    LOG_LEVEL: "warn",
+  };
+  // The first start migrates the database; the second measures a start on an already-migrated one.
+  await stopProcess((await startPlatform(platformEnv)).child);
+  const platformProcess = await startPlatform(platformEnv);
+  started.push(platformProcess);
+  const bareProcess = await startProcess(
+    [...TSX, "bench/e2e/bare-e2e-server.ts"],
+    {
+      DATABASE_URL: bareDb.url,
+      MODEL_URL: fake.url,
+    },
+    /LISTENING (\S+)/,
+  );
+  started.push(bareProcess);
+
+  const auth = { authorization: `Bearer ${key}` };
+  const context = await new HttpClient(platformProcess.url, auth, 1).request("GET", "/v1/platform/context");
+  const projectId = (JSON.parse(context.body) as { project: { id: string } }).project.id;
+  const platform: Server = { target: platformTarget(projectId), process: platformProcess, headers: auth };
+  const bare: Server = { target: bareTarget, process: bareProcess, headers: {} };
+  out(
+    `end to end · platform ${platformProcess.url} (ROLE=all, defaults) · bare ${bareProcess.url} · ${SECONDS} s each`,
+  );
+
+  const agentOf = async (server: Server) => {
+    const client = new HttpClient(server.process.url, server.headers, 1);
+    const id = await server.target.createAgent(client, 0);
+    client.close();
+    return id;
+  };
+  const agents = new Map([
+    [platform, await agentOf(platform)],
+    [bare, await agentOf(bare)],
+  ]);
+  const rows: [string, string, string, string][] = [];
+  // The ratio is always platform ÷ bare: for rates higher is better, for the latency lower is.
+  const measure = async (label: string, unit: string, work: (server: Server, agentId: string) => Promise<number>) => {
+    if (!ONLY.includes(label.slice(0, 2))) return;
+    process.stderr.write(`${label}…\n`);
+    const b = await work(bare, agents.get(bare)!);
+    const p = await work(platform, agents.get(platform)!);
+    const digits = unit === "ms" ? 1 : 0;
+    rows.push([label, `${fixed(p, digits)} ${unit}`, `${fixed(b, digits)} ${unit}`, `${(p / b).toFixed(2)}×`]);
+  };
+  await measure("W1 create an agent, 16 concurrent clients", "/s", (s) => w1CreateAgents(s));
+  await measure("W2 one turn at concurrency 1 (p50)", "ms", w2TurnLatency);
+  await measure("W3 turns, 32 concurrent clients", "turns/s", w3Turns);
+  await measure("W4 read a 100-turn log, 16 concurrent clients", "reads/s", w4ReadLog);
+  rows.push([
+    "peak RSS of the server",
+    `${fixed(peakRssMiB(platformProcess.child.pid!))} MiB`,
+    `${fixed(peakRssMiB(bareProcess.child.pid!))} MiB`,
+    "",
+  ]);
+  rows.push([
+    "start on a migrated database (spawn → listening)",
+    `${fixed(platformProcess.startMs)} ms`,
+    `${fixed(bareProcess.startMs)} ms`,
+    "",
+  ]);
+
+  const header = ["Workload", "Platform", "Bare server", "Ratio"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  out("");
+  out(line(header));
+  out(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const row of rows) out(line(row));
+  out("");
+} finally {
+  for (const p of started.reverse()) await stopProcess(p.child);
+  await platformDb.drop();
+  await bareDb.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

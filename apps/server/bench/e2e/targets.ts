@@ -1,0 +1,161 @@
+import http from "node:http";
+
+/** A keep-alive HTTP client for one server (the way an SDK or an app server talks to it). */
+export class HttpClient {
+  readonly agent: http.Agent;
+  /** Streams get connections of their own, closed when the reader is done (the same for every target). */
+  private readonly streamAgent = new http.Agent({ keepAlive: false });
+
+  constructor(
+    readonly baseUrl: string,
+    readonly headers: Record<string, string>,
+    concurrency: number,
+  ) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  }
+
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const url = new URL(path, this.baseUrl);
+    return new Promise((resolve, reject) => {
+      const r = http.request(
+        url,
+        {
+          method,
+          agent: this.agent,
+          headers: {
+            ...this.headers,
+            ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            if ((res.statusCode ?? 500) >= 400)
+              reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+            else resolve({ status: res.statusCode ?? 0, body: text });
+          });
+        },
+      );
+      r.on("error", reject);
+      r.end(payload);
+    });
+  }
+
+  /** Reads a Server-Sent Events stream until `done` holds for what arrived so far, then closes it. */
+  follow(path: string, done: (text: string) => boolean): Promise<void> {
+    const url = new URL(path, this.baseUrl);
+    return new Promise((resolve, reject) => {
+      let text = "";
+      const timer = setTimeout(() => {
+        reject(new Error(`no end of turn within 30 s on ${path}: ${text.slice(-500)}`));
+        r.destroy();
+      }, 30_000);
+      const r = http.get(
+        url,
+        { agent: this.streamAgent, headers: { ...this.headers, accept: "text/event-stream" } },
+        (res) => {
+          res.on("data", (c: Buffer) => {
+            text += c.toString("utf8");
+            if (done(text)) {
+              clearTimeout(timer);
+              resolve();
+              r.destroy();
+            }
+          });
+          res.on("end", () => {
+            clearTimeout(timer);
+            if (done(text)) resolve();
+            else reject(new Error(`stream ended early: ${text.slice(-300)}`));
+          });
+          res.on("error", () => {});
+        },
+      );
+      r.on("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+    this.streamAgent.destroy();
+  }
+}
+
+/** What a workload does against a server, whichever it is. */
+export interface Target {
+  name: string;
+  createAgent(client: HttpClient, i: number): Promise<string>;
+  createSession(client: HttpClient, agentId: string): Promise<string>;
+  /** Posts one user message and follows the log until the turn has ended. */
+  turn(client: HttpClient, sessionId: string, text: string): Promise<void>;
+  /** Reads the whole log (every page). */
+  readLog(client: HttpClient, sessionId: string): Promise<number>;
+}
+
+export function platformTarget(projectId: string): Target {
+  const base = `/v1/projects/${projectId}`;
+  return {
+    name: "platform",
+    async createAgent(client, i) {
+      const res = await client.request("POST", `${base}/agents`, {
+        name: `Bench agent ${i}`,
+        model: "openai-compatible/fake-model",
+        system: "Be brief.",
+      });
+      return (JSON.parse(res.body) as { id: string }).id;
+    },
+    async createSession(client, agentId) {
+      const res = await client.request("POST", `${base}/sessions`, { agent: agentId });
+      return (JSON.parse(res.body) as { id: string }).id;
+    },
+    async turn(client, sessionId, text) {
+      const res = await client.request("POST", `${base}/sessions/${sessionId}/events`, {
+        events: [{ type: "user.message", content: [{ type: "text", text }] }],
+      });
+      const after = (JSON.parse(res.body) as { events: { seq: number }[] }).events[0]!.seq;
+      await client.follow(`${base}/sessions/${sessionId}/events/stream?afterSeq=${after}`, (t) =>
+        t.includes("session.status_idle"),
+      );
+    },
+    async readLog(client, sessionId) {
+      let after = 0;
+      let count = 0;
+      for (;;) {
+        const res = await client.request("GET", `${base}/sessions/${sessionId}/events?afterSeq=${after}`);
+        const page = JSON.parse(res.body) as { data: unknown[]; hasMore: boolean; nextAfterSeq: number };
+        count += page.data.length;
+        if (!page.hasMore) return count;
+        after = page.nextAfterSeq;
+      }
+    },
+  };
+}
+
+export const bareTarget: Target = {
+  name: "bare",
+  async createAgent(client, i) {
+    const res = await client.request("POST", "/agents", {
+      name: `Bench agent ${i}`,
+      model: "fake",
+      system: "Be brief.",
+    });
+    return (JSON.parse(res.body) as { id: string }).id;
+  },
+  async createSession(client, agentId) {
+    const res = await client.request("POST", "/sessions", { agent: agentId });
+    return (JSON.parse(res.body) as { id: string }).id;
+  },
+  async turn(client, sessionId, text) {
+    await client.request("POST", `/sessions/${sessionId}/messages`, { text });
+    await client.follow(`/sessions/${sessionId}/stream`, (t) => t.includes("event: idle"));
+  },
+  async readLog(client, sessionId) {
+    const res = await client.request("GET", `/sessions/${sessionId}/events`);
+    return (JSON.parse(res.body) as { data: unknown[] }).data.length;
+  },
+};
