@@ -5,7 +5,7 @@ import { AppError } from "../http/app-error.js";
 import { newId } from "../ids.js";
 import { assertExpectedVersion, bumpUnderLock, type VersionLockRefusals } from "../lib/optimistic-lock.js";
 import { type AgentDraft, finalizeConfig } from "./agent-draft.js";
-import { applyCredentialPlan, type CredentialPlan, copyCredentials } from "./mcp-credentials.js";
+import { applyCredentialPlan, type CredentialPlan, copyCredentials, headerKeysOf } from "./mcp-credentials.js";
 import { type AgentSnapshot, rememberSnapshot } from "./version-snapshots.js";
 
 export interface AgentHead {
@@ -129,27 +129,61 @@ export async function writeCredentialsOnly(
 /** Credentials of a new agent: the create body's headers, or a copy of another agent's sealed store (duplicate). */
 export type NewCredentials = { plan: CredentialPlan } | { copyFrom: string; servers: string[] };
 
-/** Creates an agent at version 1. */
+/**
+ * Creates an agent at version 1. From a create body it is one statement (head, version and sealed credentials through
+ * CTEs: atomic without an interactive transaction, one round trip); a duplicate copies the source's sealed store.
+ */
 export async function insertAgent(
   ctx: AppContext,
   projectId: string,
   draft: AgentDraft,
   credentials: NewCredentials,
 ): Promise<Published> {
+  if ("plan" in credentials) return insertAgentFromBody(ctx, projectId, draft, credentials.plan);
   const id = newId("agent");
   const result = await ctx.db.prisma.$transaction(async (tx) => {
     const now = new Date();
     const head = await tx.agent.create({
       data: { id, projectId, name: draft.name, currentVersion: 1, createdAt: now, updatedAt: now },
     });
-    const keys =
-      "plan" in credentials
-        ? await applyCredentialPlan(tx, ctx, id, credentials.plan)
-        : await copyCredentials(tx, credentials.copyFrom, id, credentials.servers);
+    const keys = await copyCredentials(tx, credentials.copyFrom, id, credentials.servers);
     const snapshot = await insertVersion(tx, id, 1, finalizeConfig(draft, keys), now);
     return { head, snapshot };
   });
   return { head: result.head, snapshot: rememberSnapshot(result.snapshot) };
+}
+
+async function insertAgentFromBody(
+  ctx: AppContext,
+  projectId: string,
+  draft: AgentDraft,
+  plan: CredentialPlan,
+): Promise<Published> {
+  const id = newId("agent");
+  // A new agent has nothing stored: what the plan writes is exactly what it will hold.
+  const written = [...plan.write].map(([serverName, headers]) => ({
+    serverName,
+    sealed: ctx.secrets.seal(headers),
+    headerKeys: headerKeysOf(headers),
+  }));
+  const config = finalizeConfig(draft, new Map(written.map((c) => [c.serverName, c.headerKeys])));
+  const { rows } = await ctx.db.pool.query<AgentHead>(
+    `WITH head AS (
+       INSERT INTO agents ("id", "projectId", "name", "currentVersion", "createdAt", "updatedAt")
+       VALUES ($1, $2, $3, 1, now(), now()) RETURNING *
+     ), version AS (
+       INSERT INTO agent_versions ("agentId", "version", "config", "createdAt")
+       SELECT "id", 1, $4::jsonb, "createdAt" FROM head
+     ), credentials AS (
+       INSERT INTO agent_mcp_credentials ("agentId", "serverName", "sealed", "headerKeys")
+       SELECT $1, c."serverName", c."sealed", ARRAY(SELECT jsonb_array_elements_text(c."headerKeys"))
+       FROM jsonb_to_recordset($5::jsonb) AS c("serverName" text, "sealed" text, "headerKeys" jsonb)
+     )
+     SELECT "id", "projectId", "currentVersion", "createdAt", "updatedAt", "archivedAt" FROM head`,
+    [id, projectId, draft.name, JSON.stringify(config), JSON.stringify(written)],
+  );
+  const head = rows[0]!;
+  return { head, snapshot: rememberSnapshot({ agentId: id, version: 1, config, publishedAt: head.createdAt }) };
 }
 
 /** A version's publish time is the agent's `updatedAt` of the write that published it. */

@@ -1,8 +1,10 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { applyMigrations } from "@agent-platform/db";
+import { applyMigrations, migrationsAlreadyApplied, readMigrationList } from "@agent-platform/db";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
+
+const list = () => readMigrationList();
 
 describe("migrations", () => {
   it("apply on an empty database, then are a no-op", async () => {
@@ -19,10 +21,18 @@ describe("migrations", () => {
         .filter((d) => d.isDirectory())
         .map((d) => d.name)
         .sort();
+      expect(await migrationsAlreadyApplied(u.toString(), list())).toBe(false);
       expect(await applyMigrations(u.toString())).toEqual(all);
+      expect(await migrationsAlreadyApplied(u.toString(), list())).toBe(true);
       expect(await applyMigrations(u.toString())).toEqual([]);
       const client = new pg.Client({ connectionString: u.toString() });
       await client.connect();
+      // Anything but an exact, finished history leaves the decision to the schema engine.
+      const fewer = list();
+      fewer.migrationDirectories.pop();
+      expect(await migrationsAlreadyApplied(u.toString(), fewer)).toBe(false);
+      await client.query("UPDATE _prisma_migrations SET checksum = 'edited' WHERE migration_name = $1", [all.at(-1)]);
+      expect(await migrationsAlreadyApplied(u.toString(), list())).toBe(false);
       const { rows } = await client.query(
         `SELECT count(*)::int AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
       );
