@@ -85,10 +85,11 @@ export async function insertSession(client: pg.PoolClient, session: NewSession):
   });
   if (exceeded) throw budgetExceededError(exceeded);
   const id = newId("session");
-  await client.query(
+  const { rows } = await client.query<SessionRow>(
     `INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
        "environmentId", "vaultIds", "resources", "parentSessionId")
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::text[], $10::jsonb, $11)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::text[], $10::jsonb, $11)
+     RETURNING ${SESSION_COLUMNS}`,
     [
       id,
       session.projectId,
@@ -103,10 +104,10 @@ export async function insertSession(client: pg.PoolClient, session: NewSession):
       session.parentSessionId,
     ],
   );
-  if (session.events.length > 0) {
-    await appendUserEvents(client, id, [], session.events);
-    await requestTurn(client, id);
-  }
-  const { rows } = await client.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE "id" = $1`, [id]);
-  return rows[0]!;
+  if (session.events.length === 0) return rows[0]!;
+  await appendUserEvents(client, id, [], session.events);
+  await requestTurn(client, id);
+  // The appended events moved `lastSeq`.
+  const after = await client.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE "id" = $1`, [id]);
+  return after.rows[0]!;
 }

@@ -320,8 +320,10 @@ describe("GET /sessions/:id/events", () => {
 
     const end = await t.http.get(`${tenant.base}/sessions/${s.id}/events?afterSeq=250`).set(tenant.auth);
     expect(end.body).toEqual({ data: [], hasMore: false, nextAfterSeq: 250 });
+    // The default page is the maximum (1000): this whole log comes back in one page.
     const defaults = await t.http.get(`${tenant.base}/sessions/${s.id}/events`).set(tenant.auth);
-    expect(defaults.body.data.length).toBe(100);
+    expect(defaults.body.data.length).toBe(250);
+    expect(defaults.body.hasMore).toBe(false);
     expect(defaults.body.data[0].seq).toBe(1);
     const exact = await t.http.get(`${tenant.base}/sessions/${s.id}/events?afterSeq=200&limit=50`).set(tenant.auth);
     expect({ hasMore: exact.body.hasMore, next: exact.body.nextAfterSeq }).toEqual({ hasMore: false, next: 250 });

@@ -33,7 +33,8 @@ export const LIMITS = {
   sessionEventParts: 64,
   sessionEventIdempotencyKey: 255,
   sessionDenyMessageBytes: 16 * 1024,
-  sessionEventsPageDefault: 100,
+  // The log is read whole far more often than in pieces: a default page of the maximum returns most logs in one trip.
+  sessionEventsPageDefault: 1000,
   sessionEventsPageMax: 1000,
   sessionVaults: 16,
   sessionResources: 16,
