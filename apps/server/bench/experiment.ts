@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config.js";
 import { startPlatform } from "../src/platform-process.js";
 import { startFakeOpenAI } from "../test/support/fake-openai.js";
-import { apiClient, freshDatabase } from "./support.js";
+import { apiClient, benchPlatformEnv, freshDatabase } from "./support.js";
 
 const CASES = 200;
 const fake = await startFakeOpenAI();
@@ -17,14 +17,7 @@ const dataDir = mkdtempSync(join(tmpdir(), "ap-bench-"));
 const key = `ap_bench_${randomBytes(16).toString("hex")}`;
 const platform = await startPlatform(
   loadConfig({
-    ...(database ? { DATABASE_URL: database.url, SECRETS_KEY: randomBytes(32).toString("base64") } : {}),
-    DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    ROLE: "all",
-    BOOTSTRAP_API_KEY: key,
-    OPENAI_COMPATIBLE_BASE_URL: fake.url,
-    LOG_LEVEL: "warn",
+    ...benchPlatformEnv({ databaseUrl: database?.url, dataDir, apiKey: key, modelUrl: fake.url }),
   }),
 );
 const out = (line: string) => process.stdout.write(`${line}\n`);

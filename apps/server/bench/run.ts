@@ -11,7 +11,7 @@ import { loadConfig } from "../src/config.js";
 import { startPlatform } from "../src/platform-process.js";
 import { loopMetrics } from "../src/runtime/loop/metrics.js";
 import type { Go } from "./client.js";
-import { freshDatabase, ProviderClock } from "./support.js";
+import { benchPlatformEnv, freshDatabase, ProviderClock } from "./support.js";
 
 const CONCURRENT_SESSIONS = 32;
 
@@ -72,15 +72,8 @@ const dataDir = mkdtempSync(join(tmpdir(), "ap-bench-"));
 const key = `ap_bench_${randomBytes(16).toString("hex")}`;
 const platform = await startPlatform(
   loadConfig({
-    ...(database ? { DATABASE_URL: database.url, SECRETS_KEY: randomBytes(32).toString("base64") } : {}),
-    DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    ROLE: "all",
-    BOOTSTRAP_API_KEY: key,
-    OPENAI_COMPATIBLE_BASE_URL: fake.url,
+    ...benchPlatformEnv({ databaseUrl: database?.url, dataDir, apiKey: key, modelUrl: fake.url }),
     WORKER_CONCURRENCY: String(CONCURRENT_SESSIONS),
-    LOG_LEVEL: "warn",
   }),
 );
 const clock = new ProviderClock(new URL(fake.url).origin, (total) => {

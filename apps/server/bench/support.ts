@@ -153,3 +153,24 @@ export function apiClient(baseUrl: string, key: string) {
 }
 
 export const message = (text: string) => ({ type: "user.message", content: [{ type: "text", text }] });
+
+/** The platform's environment in every benchmark: `ROLE=all`, loopback, the fake model, quiet logs. */
+export function benchPlatformEnv(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  apiKey: string;
+  modelUrl: string;
+}): Record<string, string> {
+  return {
+    ...(options.databaseUrl
+      ? { DATABASE_URL: options.databaseUrl, SECRETS_KEY: randomBytes(32).toString("base64") }
+      : {}),
+    DATA_DIR: options.dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ROLE: "all",
+    BOOTSTRAP_API_KEY: options.apiKey,
+    OPENAI_COMPATIBLE_BASE_URL: options.modelUrl,
+    LOG_LEVEL: "warn",
+  };
+}

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freshDatabase, percentile } from "../support.js";
+import { benchPlatformEnv, freshDatabase, percentile } from "../support.js";
 import { peakRssMiB, SERVER_DIR, type Started, startProcess, stopProcess } from "./processes.js";
 import { bareTarget, HttpClient, platformTarget, type Target } from "./targets.js";
 
@@ -120,17 +120,7 @@ const started: Started[] = [];
 try {
   const fake = await startProcess([...TSX, "bench/e2e/fake-model-process.ts"], {}, /LISTENING (\S+)/);
   started.push(fake);
-  const platformEnv = {
-    DATABASE_URL: platformDb.url,
-    SECRETS_KEY: randomBytes(32).toString("base64"),
-    DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    ROLE: "all",
-    BOOTSTRAP_API_KEY: key,
-    OPENAI_COMPATIBLE_BASE_URL: fake.url,
-    LOG_LEVEL: "warn",
-  };
+  const platformEnv = benchPlatformEnv({ databaseUrl: platformDb.url, dataDir, apiKey: key, modelUrl: fake.url });
   // The first start migrates the database; the second measures a start on an already-migrated one.
   await stopProcess((await startPlatform(platformEnv)).child);
   const platformProcess = await startPlatform(platformEnv);
