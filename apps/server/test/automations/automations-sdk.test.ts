@@ -36,7 +36,8 @@ describe("automations through the SDK", () => {
     const { runId } = await client.automations.run({ params: { projectId, id: automation.id } });
     const run = await waitUntil("the run", async () => {
       for await (const r of paginate(client.automations.listRuns, { params: { projectId, id: automation.id } })) {
-        if (r.id === runId && r.sessionStatus === "idle") return r;
+        // A new session is idle before its first turn too: the turn has ended once a stop reason is set.
+        if (r.id === runId && r.sessionStatus === "idle" && r.sessionStopReason !== null) return r;
       }
       return undefined;
     });

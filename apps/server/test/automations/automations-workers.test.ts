@@ -84,7 +84,11 @@ describe("several worker processes on one database", { timeout: 180_000 }, () =>
     expect(run).toMatchObject({ id: runId, status: "started", triggerKind: "manual" });
     await waitUntil(
       "the session's turn to end",
-      async () => ((await listRuns(t, t.tenant, automation.id))[0].sessionStatus === "idle" ? true : undefined),
+      async () => {
+        const [latest] = await listRuns(t, t.tenant, automation.id);
+        // Idle before its first turn too: the turn has ended once a stop reason is set.
+        return latest.sessionStatus === "idle" && latest.sessionStopReason !== null ? true : undefined;
+      },
       60_000,
     );
   });
