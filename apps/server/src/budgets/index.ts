@@ -9,4 +9,5 @@ export {
   reserveUsage,
   reserveUsageNow,
   type UsageAmount,
+  unbudgetedUsageCtes,
 } from "./usage.js";

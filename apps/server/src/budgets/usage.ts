@@ -51,36 +51,77 @@ export async function recordUsages(
   pool: Queryable,
   input: { workspaceId: string; agentId?: string | null; usages: readonly UsageAmount[]; now?: Date },
 ): Promise<void> {
+  const params: unknown[] = [];
+  const rows = usageRows(input, params);
+  if (!rows) return;
+  await pool.query(`INSERT INTO usage_counters ${USAGE_COLUMNS} VALUES ${rows} ${USAGE_CONFLICT}`, params);
+}
+
+const USAGE_COLUMNS = `("workspaceId", "agentId", "meter", "bucket", "shard", "used", "updatedAt")`;
+const USAGE_CONFLICT = `ON CONFLICT ("workspaceId", "agentId", "meter", "bucket", "shard")
+  DO UPDATE SET "used" = usage_counters."used" + EXCLUDED."used", "updatedAt" = now()`;
+
+/**
+ * The counter rows of some usage as a VALUES list whose values are pushed onto `params` (placeholders numbered after
+ * what is there already); null when there is nothing to add. One random shard for the whole statement.
+ */
+function usageRows(
+  input: { workspaceId: string; agentId?: string | null; usages: readonly UsageAmount[]; now?: Date },
+  params: unknown[],
+): string | null {
   const usages = input.usages.filter((u) => u.amount !== 0);
   for (const u of usages) {
     if (!Number.isSafeInteger(u.amount)) throw new Error(`recordUsage: amount must be an integer, got ${u.amount}`);
   }
-  if (usages.length === 0) return;
+  if (usages.length === 0) return null;
   const now = input.now ?? new Date();
   const owners = input.agentId ? ["", input.agentId] : [""];
   const buckets = [bucketFor("total", now), bucketFor("month", now), bucketFor("day", now)];
-  const shard = Math.floor(Math.random() * USAGE_SHARDS);
-  const params: unknown[] = [input.workspaceId, shard];
+  const at = (value: unknown) => `$${params.push(value)}`;
+  const workspace = at(input.workspaceId);
+  const shard = at(Math.floor(Math.random() * USAGE_SHARDS));
   const values: string[] = [];
   for (const u of [...usages].sort((a, b) => a.meter.localeCompare(b.meter))) {
-    params.push(u.meter, u.amount);
-    const [meter, amount] = [params.length - 1, params.length];
+    const [meter, amount] = [at(u.meter), at(u.amount)];
     for (const owner of owners) {
       for (const bucket of buckets) {
-        params.push(owner, bucket);
         values.push(
-          `($1, $${params.length - 1}, $${meter}, $${params.length}, $2::smallint, $${amount}::bigint, now())`,
+          `(${workspace}, ${at(owner)}, ${meter}, ${at(bucket)}, ${shard}::smallint, ${amount}::bigint, now())`,
         );
       }
     }
   }
-  await pool.query(
-    `INSERT INTO usage_counters ("workspaceId", "agentId", "meter", "bucket", "shard", "used", "updatedAt")
-     VALUES ${values.join(", ")}
-     ON CONFLICT ("workspaceId", "agentId", "meter", "bucket", "shard")
-     DO UPDATE SET "used" = usage_counters."used" + EXCLUDED."used", "updatedAt" = now()`,
-    params,
-  );
+  return values.join(", ");
+}
+
+/**
+ * For a statement that consumes only when no budget could refuse it: `guard` is a CTE (`unbudgeted`, one boolean
+ * column `free`) true when no blocking budget of the workspace or the agent counts any of `meters`; `upsert` a CTE
+ * (`counted`) that records the usage only then. The caller gates its own writes on `unbudgeted.free` and, when it is
+ * false, takes the path that locks and checks the budgets (`reserveUsage`). Values go onto `params`.
+ */
+export function unbudgetedUsageCtes(
+  input: {
+    workspaceId: string;
+    agentId?: string | null;
+    usages: readonly UsageAmount[];
+    meters: readonly BudgetMeter[];
+  },
+  params: unknown[],
+): string {
+  const at = (value: unknown) => `$${params.push(value)}`;
+  const guard = `unbudgeted AS (
+    SELECT NOT EXISTS (SELECT 1 FROM budgets b WHERE b."workspaceId" = ${at(input.workspaceId)} AND b."action" = 'block'
+      AND b."meter" = ANY(${at([...input.meters])}::text[])
+      AND (b."scope" = 'workspace' OR b."agentId" = ${at(input.agentId ?? null)})) AS "free"
+  )`;
+  const rows = usageRows(input, params);
+  if (!rows) return guard;
+  return `${guard}, counted AS (
+    INSERT INTO usage_counters ${USAGE_COLUMNS}
+    SELECT v.* FROM (VALUES ${rows}) AS v, unbudgeted WHERE unbudgeted."free"
+    ${USAGE_CONFLICT}
+  )`;
 }
 
 /** Blocking budgets of the workspace (and the agent) on some meters, with their consumption in the current period. */

@@ -1,7 +1,7 @@
 import { type CreateSessionInput, type Session, type UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
 import { loadAgentVersion } from "../agents/load-agent-version.js";
-import { budgetExceededError, reserveUsage } from "../budgets/index.js";
+import { budgetExceededError, reserveUsage, unbudgetedUsageCtes } from "../budgets/index.js";
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { newId } from "../ids.js";
@@ -23,9 +23,10 @@ export interface CreateSessionOptions {
 
 /**
  * Creates a session: resolves the agent version (current when only an id is given; an archived agent is refused), then
- * `environmentId`, `vaultIds` and `resources` once by the spec's precedence, and in one transaction reserves the
- * session on the blocking budgets, inserts it, appends the initial events and, when there were events, records the
- * work request for the loop (`insertSession`).
+ * `environmentId`, `vaultIds` and `resources` once by the spec's precedence, and writes it: in one statement when no
+ * blocking budget counts its meters and it has no initial events (`insertUnbudgetedSession`), otherwise in one
+ * transaction that reserves the session on the blocking budgets, inserts it, appends the initial events and, when
+ * there were events, records the work request for the loop (`insertSession`).
  */
 export async function createSession(
   ctx: AppContext,
@@ -41,20 +42,59 @@ export async function createSession(
   }
   const settings = await resolveExecutionSettings(prisma, scope, input, agent.config.defaults);
 
-  const row = await inTransaction(ctx.db.pool, (client) =>
-    insertSession(client, {
-      workspaceId: scope.workspaceId,
-      projectId: scope.projectId,
-      agentId: agent.agentId,
-      agentVersion: agent.version,
-      title: input.title ?? null,
-      metadata: input.metadata ?? {},
-      settings,
-      events: input.events ?? [],
-      parentSessionId: options.parentSessionId ?? null,
-    }),
-  );
+  const session: NewSession = {
+    workspaceId: scope.workspaceId,
+    projectId: scope.projectId,
+    agentId: agent.agentId,
+    agentVersion: agent.version,
+    title: input.title ?? null,
+    metadata: input.metadata ?? {},
+    settings,
+    events: input.events ?? [],
+    parentSessionId: options.parentSessionId ?? null,
+  };
+  const row =
+    (session.events.length === 0 ? await insertUnbudgetedSession(ctx.db.pool, session) : null) ??
+    (await inTransaction(ctx.db.pool, (client) => insertSession(client, session)));
   return toSession(row);
+}
+
+/** The meters a new session reserves (`sessions`) or must not have exhausted. */
+const SESSION_METERS = ["sessions", "tokens", "model_calls"] as const;
+
+/**
+ * The common case in one statement (one round trip, no explicit transaction): when no blocking budget counts any of
+ * the session's meters, the `sessions` usage is recorded and the row inserted together. Returns null, having written
+ * nothing, when a blocking budget applies: the caller then takes `insertSession`, which locks and checks it. A budget
+ * committed after the statement began is not seen, exactly as with the check inside the transaction.
+ */
+async function insertUnbudgetedSession(pool: pg.Pool, session: NewSession): Promise<SessionRow | null> {
+  const params: unknown[] = [];
+  const ctes = unbudgetedUsageCtes(
+    {
+      workspaceId: session.workspaceId,
+      agentId: session.agentId,
+      usages: [{ meter: "sessions", amount: 1 }],
+      meters: SESSION_METERS,
+    },
+    params,
+  );
+  const at = (value: unknown) => `$${params.push(value)}`;
+  const { rows } = await pool.query<SessionRow>(
+    `WITH ${ctes}, created AS (
+       INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
+         "environmentId", "vaultIds", "resources", "parentSessionId")
+       SELECT ${at(newId("session"))}, ${at(session.projectId)}, ${at(session.workspaceId)}, ${at(session.agentId)},
+         ${at(session.agentVersion)}::int, ${at(session.title)}, ${at(JSON.stringify(session.metadata))}::jsonb,
+         ${at(session.settings.environmentId)}, ${at(session.settings.vaultIds)}::text[],
+         ${at(JSON.stringify(session.settings.resources))}::jsonb, ${at(session.parentSessionId)}
+       FROM unbudgeted WHERE unbudgeted."free"
+       RETURNING ${SESSION_COLUMNS}
+     )
+     SELECT * FROM created`,
+    params,
+  );
+  return rows[0] ?? null;
 }
 
 /** A session to insert, everything already resolved and checked (agent version, execution settings). */
@@ -81,7 +121,7 @@ export async function insertSession(client: pg.PoolClient, session: NewSession):
     workspaceId: session.workspaceId,
     agentId: session.agentId,
     reserve: [{ meter: "sessions", amount: 1 }],
-    check: ["tokens", "model_calls"],
+    check: SESSION_METERS.filter((meter) => meter !== "sessions"),
   });
   if (exceeded) throw budgetExceededError(exceeded);
   const id = newId("session");

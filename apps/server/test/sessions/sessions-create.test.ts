@@ -244,6 +244,17 @@ describe("budgets at creation", () => {
     expect(count.rows[0].n).toBe(2);
   });
 
+  it("counts sessions created while no budget applied (one statement) against a budget added later", async () => {
+    const own = await t.newTenant();
+    const a = await createAgent(t, own);
+    await newSession(t, own, { agent: a.id });
+    await newSession(t, own, { agent: a.id });
+    await addBudget(own, { scope: "agent", agentId: a.id, meter: "sessions" });
+    const res = await postSession(t, own, { agent: a.id });
+    expectError(res, 403, "budget.exceeded");
+    expect(res.body.error.details).toEqual({ scope: "agent", meter: "sessions", limit: 2, used: 2 });
+  });
+
   it("applies an agent budget to that agent only", async () => {
     const own = await t.newTenant();
     const limited = await createAgent(t, own, { name: "limited" });
