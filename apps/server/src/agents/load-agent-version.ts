@@ -1,7 +1,6 @@
 import type { AgentConfig } from "@agent-platform/contract";
 import type { AppContext } from "../context.js";
-import { requireHead } from "./agent-store.js";
-import { storedHeaderKeys } from "./mcp-credentials.js";
+import { agentNotFound } from "./agent-store.js";
 import { requireSnapshot } from "./read-agents.js";
 import { withStoredHeaderKeys } from "./serialize.js";
 
@@ -26,12 +25,22 @@ export async function loadAgentVersion(
   agentId: string,
   version?: number,
 ): Promise<LoadedAgentVersion> {
-  const prisma = ctx.db.prisma;
-  const [head, headerKeys] = await Promise.all([
-    requireHead(prisma, projectId, agentId),
-    storedHeaderKeys(prisma, agentId),
-  ]);
-  const snapshot = await requireSnapshot(prisma, agentId, version ?? head.currentVersion);
+  // The head and the stored header names in one round trip (this runs for every session created and every turn).
+  const { rows } = await ctx.db.pool.query<{
+    currentVersion: number;
+    archivedAt: Date | null;
+    headerKeys: Record<string, string[]> | null;
+  }>(
+    `SELECT a."currentVersion", a."archivedAt",
+       (SELECT json_object_agg(c."serverName", c."headerKeys") FROM agent_mcp_credentials c WHERE c."agentId" = a."id")
+         AS "headerKeys"
+     FROM agents a WHERE a."id" = $1 AND a."projectId" = $2`,
+    [agentId, projectId],
+  );
+  const head = rows[0];
+  if (!head) throw agentNotFound(agentId);
+  const headerKeys = new Map(Object.entries(head.headerKeys ?? {}));
+  const snapshot = await requireSnapshot(ctx.db.prisma, agentId, version ?? head.currentVersion);
   return {
     agentId,
     version: snapshot.version,
