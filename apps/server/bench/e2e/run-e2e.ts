@@ -123,8 +123,14 @@ try {
   const platformEnv = benchPlatformEnv({ databaseUrl: platformDb.url, dataDir, apiKey: key, modelUrl: fake.url });
   // The first start migrates the database; the second measures a start on an already-migrated one.
   await stopProcess((await startPlatform(platformEnv)).child);
-  const platformProcess = await startPlatform(platformEnv);
+  const split = process.env.BENCH_SPLIT === "1";
+  const platformProcess = await startPlatform(split ? { ...platformEnv, ROLE: "api" } : platformEnv);
   started.push(platformProcess);
+  if (split) {
+    const built = existsSync(join(SERVER_DIR, "dist", "main.js"));
+    const main = built ? ["dist/main.js"] : [...TSX, "src/main.ts"];
+    started.push(await startProcess(main, { ...platformEnv, ROLE: "worker", LOG_LEVEL: "info" }, /(worker) started/));
+  }
   const bareProcess = await startProcess(
     [...TSX, "bench/e2e/bare-e2e-server.ts"],
     {
