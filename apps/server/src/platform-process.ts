@@ -11,6 +11,7 @@ import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { SecretBox } from "./crypto/secret-box.js";
 import { UrlSigner } from "./crypto/url-signer.js";
+import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { createOutbound } from "./lib/outbound/index.js";
 import { LISTENER_APPLICATION_NAME, PgListener } from "./lib/pg-listener.js";
@@ -37,7 +38,10 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   const applied = await applyMigrations(connectionString);
   if (applied.length) logger.info({ applied }, "migrations applied");
   const secretsKey = resolveSecretsKey(config);
-  const db = connectDatabase(connectionString);
+  const db = connectDatabase(connectionString, {
+    max: integerSetting(config.env, "DATABASE_POOL_MAX", 20, 1, 1000),
+    connectTimeoutMs: integerSetting(config.env, "DATABASE_CONNECT_TIMEOUT_MS", 5_000, 100, 120_000),
+  });
   const apiKeys = new ApiKeyCache();
   const listener = new PgListener({ connectionString, application_name: LISTENER_APPLICATION_NAME }, logger);
   await listener.start();

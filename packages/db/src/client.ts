@@ -11,8 +11,22 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function connectDatabase(connectionString: string, options: { max?: number } = {}): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
+export interface ConnectOptions {
+  /** Connections in the pool (default 20). */
+  max?: number;
+  /**
+   * How long a query waits for a connection (a free one, or a new one while the server is unreachable) before it fails
+   * (default 5 s). Without it a request would wait for as long as the database is down.
+   */
+  connectTimeoutMs?: number;
+}
+
+export function connectDatabase(connectionString: string, options: ConnectOptions = {}): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 20,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+  });
   // An idle client that loses its server connection emits 'error' on the pool; without a listener that kills the process.
   pool.on("error", () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });

@@ -2,6 +2,7 @@ import type { ErrorEnvelope, ValidationIssue } from "@agent-platform/contract";
 import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { ZodError } from "zod";
+import { isDatabaseUnavailable } from "../lib/database-unavailable.js";
 import { AppError } from "./app-error.js";
 import { malformedJson } from "./json-body.js";
 
@@ -38,6 +39,9 @@ interface BodyParserError extends Error {
   status?: number;
 }
 
+/** What a 503 for an unreachable database asks clients to wait before retrying. */
+const DATABASE_RETRY_AFTER_S = 2;
+
 /** Translates anything thrown into the envelope. Unknown errors are logged and become a generic 500. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -66,6 +70,16 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (parserError.type === "charset.unsupported" || parserError.type === "encoding.unsupported") {
       sendError(res, requestId, new AppError("request.unsupported_media_type", parserError.message));
+      return;
+    }
+    if (isDatabaseUnavailable(err)) {
+      logger.warn({ err: String(err), requestId, method: req.method, url: req.originalUrl }, "database unavailable");
+      res.setHeader("Retry-After", String(DATABASE_RETRY_AFTER_S));
+      sendError(
+        res,
+        requestId,
+        new AppError("service.unavailable", "The database is unavailable; retry in a few seconds (see Retry-After)"),
+      );
       return;
     }
     logger.error({ err, requestId, method: req.method, url: req.originalUrl }, "unhandled error");

@@ -25,6 +25,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Every log line is also pushed here (at LOG_LEVEL, `silent` unless set). */
   logLines?: string[];
+  /** The URL the platform connects with, from the test database's (to route it through a relay). */
+  databaseUrl?: (url: string) => string;
 }
 
 /**
@@ -37,7 +39,7 @@ export const TEST_EGRESS_ALLOW_CIDRS = "127.0.0.0/8,::1/128";
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
   const config = loadConfig({
-    DATABASE_URL: database.url,
+    DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url,
     DATA_DIR: mkdtempSync(join(tmpdir(), "ap-test-")),
     SECRETS_KEY: randomBytes(32).toString("base64"),
     PORT: "0",
