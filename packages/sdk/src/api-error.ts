@@ -1,8 +1,16 @@
+import type { ErrorCode } from "@agent-platform/contract";
+
+/**
+ * An error code of the contract, or one a newer server added (`http.<status>` when the body was no envelope): compare
+ * against the contract's codes and keep a default branch.
+ */
+export type ApiErrorCode = ErrorCode | (string & {});
+
 /** A non-2xx answer of the API, carrying the error envelope's fields. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly requestId: string | undefined,
     readonly details: Record<string, unknown> | undefined,
@@ -25,6 +33,11 @@ export class ApiError extends Error {
     }
     return new ApiError(status, `http.${status}`, `HTTP ${status}`, headerRequestId ?? undefined, undefined);
   }
+}
+
+/** Whether `error` is an `ApiError`, with that code when one is given (narrows `code`). */
+export function isApiError<C extends ApiErrorCode>(error: unknown, code?: C): error is ApiError & { code: C } {
+  return error instanceof ApiError && (code === undefined || error.code === code);
 }
 
 /** The request never got an HTTP answer (connection refused, reset, timeout). */

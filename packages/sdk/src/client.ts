@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { type Contract, contract } from "@agent-platform/contract";
 import {
   type AppRoute,
@@ -9,6 +8,7 @@ import {
 } from "@ts-rest/core";
 import type { ZodTypeAny } from "zod";
 import { apiErrorOf, ConnectionError } from "./api-error.js";
+import { newIdempotencyKey } from "./idempotency.js";
 import { encodeQuery, fillPath } from "./request-path.js";
 import { backoffDelay, isRetryableStatus, type RetryOptions, sleep } from "./retry.js";
 
@@ -16,8 +16,13 @@ export interface ClientOptions {
   /** e.g. `http://127.0.0.1:3000` */
   baseUrl: string;
   apiKey: string;
-  /** Retries of network failures and 408/429/502/503/504: GETs always, mutations only with an idempotency key. */
+  /**
+   * Retries of network failures, timeouts, 408/429/500/502/503/504 and 409 `idempotency.in_progress`: GETs always,
+   * mutations only with an idempotency key.
+   */
   retry?: RetryOptions;
+  /** Milliseconds an attempt may take (until the response headers) before it is abandoned and retried. Default 60000. */
+  timeout?: number;
   /** Send a generated `Idempotency-Key` with every mutating request, so retrying them is safe. Default true. */
   autoIdempotencyKeys?: boolean;
   /** Parse success bodies with the contract's Zod schemas (the same ones the server validates with). Default true. */
@@ -30,6 +35,10 @@ export interface RequestOptions {
   /** `Idempotency-Key` header for this call (mutations). */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** This call's attempt timeout in ms (overrides the client's). */
+  timeout?: number;
+  /** This call's extra attempts (overrides the client's `retry.retries`). */
+  maxRetries?: number;
   headers?: Record<string, string>;
 }
 
@@ -52,6 +61,7 @@ export type TypedClient<T extends AppRouter> = {
 };
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 interface CallArgs extends RequestOptions {
   params?: Record<string, unknown>;
@@ -61,14 +71,16 @@ interface CallArgs extends RequestOptions {
 
 function buildCall(route: AppRoute, options: Required<Pick<ClientOptions, "baseUrl" | "apiKey">> & ClientOptions) {
   const doFetch = options.fetch ?? fetch;
-  const retries = options.retry?.retries ?? 2;
+  const clientRetries = options.retry?.retries ?? 2;
   const baseDelayMs = options.retry?.baseDelayMs ?? 250;
   const base = options.baseUrl.replace(/\/+$/, "");
   return async (args: CallArgs = {}) => {
     const url = base + fillPath(route.path, args.params) + encodeQuery(args.query);
     const mutating = MUTATING.has(route.method);
     const idempotencyKey =
-      args.idempotencyKey ?? (mutating && options.autoIdempotencyKeys !== false ? randomUUID() : undefined);
+      args.idempotencyKey ?? (mutating && options.autoIdempotencyKeys !== false ? newIdempotencyKey() : undefined);
+    const retries = args.maxRetries ?? clientRetries;
+    const timeoutMs = args.timeout ?? options.timeout ?? DEFAULT_TIMEOUT_MS;
     const headers: Record<string, string> = {
       Authorization: `Bearer ${options.apiKey}`,
       Accept: "application/json",
@@ -82,12 +94,13 @@ function buildCall(route: AppRoute, options: Required<Pick<ClientOptions, "baseU
 
     for (let attempt = 0; ; attempt++) {
       let response: Response;
+      const timeout = AbortSignal.timeout(timeoutMs);
       try {
         response = await doFetch(url, {
           method: route.method,
           headers,
           body: hasBody ? JSON.stringify(args.body) : undefined,
-          signal: args.signal,
+          signal: args.signal ? AbortSignal.any([args.signal, timeout]) : timeout,
         });
       } catch (error) {
         if (args.signal?.aborted) throw error;
@@ -95,7 +108,8 @@ function buildCall(route: AppRoute, options: Required<Pick<ClientOptions, "baseU
           await sleep(backoffDelay(attempt, baseDelayMs, null), args.signal);
           continue;
         }
-        throw new ConnectionError(`${route.method} ${url} failed: ${(error as Error).message}`, { cause: error });
+        const why = timeout.aborted ? `timed out after ${timeoutMs} ms` : `failed: ${(error as Error).message}`;
+        throw new ConnectionError(`${route.method} ${url} ${why}`, { cause: error });
       }
       if (response.ok) {
         if (response.status === 204) return undefined;
@@ -110,12 +124,12 @@ function buildCall(route: AppRoute, options: Required<Pick<ClientOptions, "baseU
           ? schema.parse(body)
           : body;
       }
-      if (canRetry && attempt < retries && isRetryableStatus(response.status)) {
-        await response.body?.cancel();
+      const error = await apiErrorOf(response);
+      if (canRetry && attempt < retries && isRetryableStatus(response.status, error.code)) {
         await sleep(backoffDelay(attempt, baseDelayMs, response.headers.get("retry-after")), args.signal);
         continue;
       }
-      throw await apiErrorOf(response);
+      throw error;
     }
   };
 }

@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
-
 /** A fresh key for `Idempotency-Key` or an event's `idempotencyKey`; reuse the same key when retrying. */
 export function newIdempotencyKey(): string {
-  return randomUUID();
+  // Web Crypto: the same in Node.js, browsers and edge runtimes.
+  return globalThis.crypto.randomUUID();
 }

@@ -1,5 +1,5 @@
 export * from "@agent-platform/contract";
-export { ApiError, ConnectionError } from "./api-error.js";
+export { ApiError, type ApiErrorCode, ConnectionError, isApiError } from "./api-error.js";
 export {
   type AgentPlatformClient,
   type ClientOptions,

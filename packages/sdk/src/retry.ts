@@ -5,10 +5,14 @@ export interface RetryOptions {
   baseDelayMs?: number;
 }
 
-const RETRYABLE_STATUS = new Set([408, 429, 502, 503, 504]);
+const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 
-export function isRetryableStatus(status: number): boolean {
-  return RETRYABLE_STATUS.has(status);
+/**
+ * Worth another attempt (of a request that is safe to repeat): timeouts, rate limits, server errors, and a 409 whose
+ * first request with the same idempotency key is still running (`idempotency.in_progress`: the retry gets its answer).
+ */
+export function isRetryableStatus(status: number, code?: string): boolean {
+  return RETRYABLE_STATUS.has(status) || (status === 409 && code === "idempotency.in_progress");
 }
 
 export function backoffDelay(attempt: number, baseDelayMs: number, retryAfter: string | null): number {
