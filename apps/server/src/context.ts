@@ -20,4 +20,6 @@ export interface AppContext {
   outbound: Outbound;
   /** The process's one LISTEN connection, shared by everything that waits on notifications. */
   listener: PgListener;
+  /** Aborted when the process starts shutting down: long-lived responses (SSE) end cleanly so clients resume elsewhere. */
+  stopping: AbortSignal;
 }

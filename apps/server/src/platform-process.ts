@@ -45,6 +45,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   const apiKeys = new ApiKeyCache();
   const listener = new PgListener({ connectionString, application_name: LISTENER_APPLICATION_NAME }, logger);
   await listener.start();
+  const stopping = new AbortController();
   const ctx: AppContext = {
     db,
     config,
@@ -54,6 +55,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     apiKeys,
     outbound,
     listener,
+    stopping: stopping.signal,
   };
   const boot = await bootstrap(db.prisma, config.bootstrapApiKey);
   if (boot?.generated && boot.apiKey) {
@@ -63,6 +65,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     chmodSync(file, 0o600);
   }
 
+  const shutdownGraceMs = integerSetting(config.env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000);
   let server: Server | undefined;
   let url: string | undefined;
   if (config.role !== "worker") {
@@ -85,10 +88,20 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     url,
     bootstrap: boot,
     async close() {
+      // Graceful: stop accepting, end event streams (clients resume with Last-Event-ID), let requests in flight finish
+      // for up to SHUTDOWN_GRACE_MS, then cut what is left.
+      stopping.abort();
       await new Promise<void>((ok) => {
         if (!server) return ok();
-        server.close(() => ok());
-        server.closeAllConnections();
+        const cut = setTimeout(() => server?.closeAllConnections(), shutdownGraceMs);
+        // A keep-alive connection whose last response just ended would otherwise linger until its idle timeout.
+        const sweep = setInterval(() => server?.closeIdleConnections(), 50);
+        server.close(() => {
+          clearTimeout(cut);
+          clearInterval(sweep);
+          ok();
+        });
+        server.closeIdleConnections();
       });
       await background?.stop();
       await outbound.close();

@@ -105,6 +105,14 @@ export async function openSessionEventStream(
     stop();
     body.destroy();
   });
+  // The server is shutting down: end the stream cleanly; the client reconnects (elsewhere) and resumes after `position`.
+  const onStopping = () => {
+    stop();
+    body.end();
+  };
+  if (ctx.stopping.aborted) onStopping();
+  else ctx.stopping.addEventListener("abort", onStopping, { once: true });
+  res.on("close", () => ctx.stopping.removeEventListener("abort", onStopping));
 
   await write(`: session ${sessionId} after ${afterSeq}\n\n`);
   void pump();
