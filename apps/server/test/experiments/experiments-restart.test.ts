@@ -1,33 +1,15 @@
-import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JOBS_CHANNEL } from "../../src/jobs/index.js";
-import { type FakeOpenAI, lastUserText, startFakeOpenAI } from "../support/fake-openai.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
-import { startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
+import { apiAndWorkers } from "../support/api-and-workers.js";
+import { lastUserText } from "../support/fake-openai.js";
 import { allResults, createDataset, createExperiment, waitForEnd, waitUntil } from "./helpers.js";
 
-let t: TestApp;
-let fake: FakeOpenAI;
-const workers: ChildProcess[] = [];
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  t = await startTestApp({ role: "api", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
-});
-afterAll(async () => {
-  await Promise.all(workers.map(stopWorkerProcess));
-  await t?.close();
-  await fake?.close();
-});
-
-async function startWorker(): Promise<ChildProcess> {
-  const child = await startWorkerProcess(t, { OPENAI_COMPATIBLE_BASE_URL: fake.url });
-  workers.push(child);
-  return child;
-}
+const world = apiAndWorkers();
+const startWorker = () => world.startWorker();
 
 describe("an experiment across a worker crash", () => {
   it("resumes on another worker and records every case once", async () => {
+    const { t, fake } = world;
     fake.respondWith((request) => ({ text: lastUserText(request.body), delayMs: 60_000 }));
     const datasetId = await createDataset(
       t,

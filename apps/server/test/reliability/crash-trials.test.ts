@@ -1,24 +1,9 @@
-import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chaosReply, checkLog, runCrashTrial, seededRandom } from "../../bench/chaos/crash-trial.js";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
-import { startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
+import { apiAndWorkers } from "../support/api-and-workers.js";
 
 // The short, seeded version of `pnpm chaos` (bench/chaos): two trials, each killing the worker process twice.
-let t: TestApp;
-let fake: FakeOpenAI;
-const workers: ChildProcess[] = [];
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  t = await startTestApp({ role: "api", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
-});
-afterAll(async () => {
-  await Promise.all(workers.map(stopWorkerProcess));
-  await t?.close();
-  await fake?.close();
-});
+const world = apiAndWorkers();
 
 describe("crash trials (seeded)", { timeout: 240_000 }, () => {
   it("the checker refuses a log with a lost or doubled step", () => {
@@ -50,19 +35,16 @@ describe("crash trials (seeded)", { timeout: 240_000 }, () => {
 
   it("every turn completes exactly once while the worker is killed with SIGKILL", async () => {
     const random = seededRandom(20261125);
+    const { t, fake } = world;
     fake.respondWith(chaosReply(random));
-    const world = {
+    const chaos = {
       apiUrl: t.url,
       projectId: t.tenant.projectId,
       apiKey: t.tenant.key,
-      startWorker: async () => {
-        const child = await startWorkerProcess(t, { OPENAI_COMPATIBLE_BASE_URL: fake.url, WORKER_LEASE_MS: "2000" });
-        workers.push(child);
-        return child;
-      },
+      startWorker: () => world.startWorker({ WORKER_LEASE_MS: "2000" }),
     };
     for (let trial = 0; trial < 2; trial++) {
-      const result = await runCrashTrial(world, random, { sessions: 4, kills: 2, killWindowMs: 1200 });
+      const result = await runCrashTrial(chaos, random, { sessions: 4, kills: 2, killWindowMs: 1200 });
       expect(result.failures).toEqual([]);
       expect(result.turns).toBe(4);
     }
