@@ -25,7 +25,9 @@ import { rateLimitFor } from "./http/rate-limit.js";
 import { requestIdAndLog } from "./http/request-id.js";
 import { requestValidationErrorHandler } from "./http/request-validation.js";
 import { securityHeaders } from "./http/security-headers.js";
+import { traceRequests } from "./http/trace-requests.js";
 import { knowledgeBaseRoutes } from "./knowledge-bases/routes.js";
+import type { Telemetry } from "./lib/telemetry/telemetry.js";
 import { memoryStoreRoutes } from "./memory-stores/routes.js";
 import { platformRoutes } from "./platform/routes.js";
 import { serverlessToolRoutes } from "./serverless-tools/routes.js";
@@ -36,17 +38,21 @@ import { vaultRoutes } from "./vaults/routes.js";
 import { webhookRoutes } from "./webhooks/index.js";
 import { registerSessionFileRoutes } from "./workspaces/routes.js";
 
-export function createApp(ctx: AppContext): express.Express {
+/** `telemetry`: when on, a span and a duration per request, and `GET /metrics` when Prometheus is asked for. */
+export function createApp(ctx: AppContext, telemetry?: Pick<Telemetry, "enabled" | "prometheus">): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "extended");
   app.use(requestIdAndLog(ctx.logger));
+  if (telemetry?.enabled) app.use(traceRequests());
   app.use(securityHeaders());
   app.use(refuseNulInUrl);
   const cors = corsFor(ctx.config.env.CORS_ORIGINS);
   if (cors) app.use(cors);
   app.use(healthRouter(ctx));
+  const prometheus = telemetry?.prometheus;
+  if (prometheus) app.get("/metrics", (req, res) => prometheus(req, res));
   app.use(docsRouter());
   app.use(`${PUBLIC_PREFIX}/skills`, skillFileDownloads(ctx));
   app.use(`${PUBLIC_PREFIX}/artifacts`, artifactFileDownloads(ctx));

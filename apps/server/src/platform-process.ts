@@ -15,6 +15,8 @@ import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { createOutbound } from "./lib/outbound/index.js";
 import { LISTENER_APPLICATION_NAME, PgListener } from "./lib/pg-listener.js";
+import { activeTraceIds } from "./lib/telemetry/instruments.js";
+import { startTelemetry } from "./lib/telemetry/telemetry.js";
 import { createLogger } from "./logger.js";
 import { resolveSecretsKey } from "./secrets-key.js";
 
@@ -27,7 +29,9 @@ export interface RunningPlatform {
 
 /** Starts what `ROLE` asks for: database (embedded or DATABASE_URL), migrations, bootstrap, HTTP API, background work. */
 export async function startPlatform(config: Config): Promise<RunningPlatform> {
-  const logger = createLogger(config.logLevel, config.logDestination);
+  // First, so that everything after it is measured; nothing is loaded when telemetry is off.
+  const telemetry = await startTelemetry(config.env);
+  const logger = createLogger(config.logLevel, config.logDestination, telemetry.enabled ? activeTraceIds : undefined);
   // Parsed first: an invalid EGRESS_ALLOW_CIDRS stops the start before anything else happens.
   const outbound = createOutbound({ allowCidrs: config.env.EGRESS_ALLOW_CIDRS });
   let embedded: EmbeddedDatabase | undefined;
@@ -42,6 +46,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     max: integerSetting(config.env, "DATABASE_POOL_MAX", 20, 1, 1000),
     connectTimeoutMs: integerSetting(config.env, "DATABASE_CONNECT_TIMEOUT_MS", 5_000, 100, 120_000),
   });
+  telemetry.observeDatabase(db.pool, { jobs: config.role !== "api" });
   const apiKeys = new ApiKeyCache();
   const listener = new PgListener({ connectionString, application_name: LISTENER_APPLICATION_NAME }, logger);
   await listener.start();
@@ -70,7 +75,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   let url: string | undefined;
   if (config.role !== "worker") {
     apiKeys.listen(listener);
-    const app = createApp(ctx);
+    const app = createApp(ctx, telemetry);
     server = await new Promise<Server>((ok, fail) => {
       const s = app.listen(config.port, config.host, () => ok(s));
       s.once("error", fail);
@@ -83,31 +88,38 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   let background: Stoppable | undefined;
   if (config.role !== "api") background = await startBackground(ctx);
 
+  let closing: Promise<void> | undefined;
   return {
     ctx,
     url,
     bootstrap: boot,
-    async close() {
-      // Graceful: stop accepting, end event streams (clients resume with Last-Event-ID), let requests in flight finish
-      // for up to SHUTDOWN_GRACE_MS, then cut what is left.
-      stopping.abort();
-      await new Promise<void>((ok) => {
-        if (!server) return ok();
-        const cut = setTimeout(() => server?.closeAllConnections(), shutdownGraceMs);
-        // A keep-alive connection whose last response just ended would otherwise linger until its idle timeout.
-        const sweep = setInterval(() => server?.closeIdleConnections(), 50);
-        server.close(() => {
-          clearTimeout(cut);
-          clearInterval(sweep);
-          ok();
+    close() {
+      // Idempotent: a second call waits for the first.
+      closing ??= (async () => {
+        // Graceful: stop accepting, end event streams (clients resume with Last-Event-ID), let requests in flight finish
+        // for up to SHUTDOWN_GRACE_MS, then cut what is left.
+        stopping.abort();
+        await new Promise<void>((ok) => {
+          if (!server) return ok();
+          const cut = setTimeout(() => server?.closeAllConnections(), shutdownGraceMs);
+          // A keep-alive connection whose last response just ended would otherwise linger until its idle timeout.
+          const sweep = setInterval(() => server?.closeIdleConnections(), 50);
+          server.close(() => {
+            clearTimeout(cut);
+            clearInterval(sweep);
+            ok();
+          });
+          server.closeIdleConnections();
         });
-        server.closeIdleConnections();
-      });
-      await background?.stop();
-      await outbound.close();
-      await listener.close();
-      await db.close();
-      await embedded?.stop();
+        await background?.stop();
+        // Flushes what is buffered while the pool is still open (the job gauges read it).
+        await telemetry.shutdown();
+        await outbound.close();
+        await listener.close();
+        await db.close();
+        await embedded?.stop();
+      })();
+      return closing;
     },
   };
 }

@@ -4,6 +4,7 @@ import { loadAgentVersion, loadMcpHeaders } from "../../agents/index.js";
 import { recordUsages, type UsageAmount } from "../../budgets/index.js";
 import type { AppContext } from "../../context.js";
 import { raceAbort } from "../../lib/abort.js";
+import { inSpan, measure } from "../../lib/telemetry/instruments.js";
 import { type ModelSpec, parseModelSpec } from "../../models/index.js";
 import { type NewEvent, readEvents, type SessionLoopSettings, type StoredEvent } from "../../sessions/index.js";
 import { type McpConnectionSet, openMcpConnections } from "../mcp/index.js";
@@ -191,7 +192,27 @@ export class SessionPass {
     return this.toolset;
   }
 
-  async executeToolUse(use: ToolUseState, stepSignal: AbortSignal): Promise<ToolResult> {
+  /** Runs one tool use in a `tool.call` span (an MCP call names its server), with its duration by tool and outcome. */
+  executeToolUse(use: ToolUseState, stepSignal: AbortSignal): Promise<ToolResult> {
+    const attributes = {
+      "agent_platform.tool.name": use.name,
+      "agent_platform.tool.kind": use.kind,
+      ...(use.serverName ? { "agent_platform.mcp.server": use.serverName } : {}),
+      "session.id": this.info.id,
+    };
+    const started = performance.now();
+    return inSpan("tool.call", attributes, async (span) => {
+      const result = await this.runToolUse(use, stepSignal);
+      span.setAttribute("agent_platform.tool.is_error", result.isError === true);
+      measure().toolDuration.record((performance.now() - started) / 1000, {
+        "agent_platform.tool.name": use.name,
+        "agent_platform.tool.is_error": result.isError === true,
+      });
+      return result;
+    });
+  }
+
+  private async runToolUse(use: ToolUseState, stepSignal: AbortSignal): Promise<ToolResult> {
     const config = await this.loadAgent();
     if (use.kind === "mcp") {
       const conn = this.connections(config);

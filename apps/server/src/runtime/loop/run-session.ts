@@ -1,4 +1,5 @@
 import { JobLeaseLost } from "../../jobs/index.js";
+import { inSpan, measure } from "../../lib/telemetry/instruments.js";
 import { DEFAULT_LOOP_SETTINGS } from "../../sessions/index.js";
 import type { LoopDeps } from "./deps.js";
 import { idleEvent, toolResultEvent } from "./events.js";
@@ -23,13 +24,13 @@ const INTERRUPTED_RESULT = "Not completed: the user interrupted the turn.";
  * - a tool use without a result is run (again) on resume: tools are at-least-once.
  * `signal` aborts the whole pass (lease lost, shutdown): the pass throws its reason and writes nothing more.
  */
-export async function runSessionPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<void> {
+export function runSessionPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<void> {
   const started = performance.now();
-  try {
-    await runPass(deps, lease, signal);
-  } finally {
-    loopMetrics.passMs += performance.now() - started;
-  }
+  return inSpan("session.turn", { "session.id": lease.sessionId }, () => runPass(deps, lease, signal)).finally(() => {
+    const ms = performance.now() - started;
+    loopMetrics.passMs += ms;
+    measure().turnDuration.record(ms / 1000);
+  });
 }
 
 async function runPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<void> {

@@ -1,5 +1,6 @@
 import { type BudgetExceeded, reserveUsageNow } from "../../budgets/index.js";
 import { AppError } from "../../http/app-error.js";
+import { inSpan, measure } from "../../lib/telemetry/instruments.js";
 import { callModel, formatModelSpec, ModelCallError, type ModelSpec } from "../../models/index.js";
 import type { NewEvent } from "../../sessions/index.js";
 import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
@@ -97,16 +98,30 @@ async function modelCall(
   const cancel = new AbortController();
   running.catch(() => cancel.abort());
   const started = performance.now();
-  const call = callModel({
-    spec,
-    settings: pass.deps.providerSettings,
-    ...(config.system ? { system: config.system } : {}),
-    messages,
-    tools: tools.definitions,
-    signal: AbortSignal.any([stepSignal, cancel.signal]),
+  const model = formatModelSpec(spec);
+  const call = inSpan("model.call", { "gen_ai.request.model": model, "session.id": pass.info.id }, async (span) => {
+    const result = await callModel({
+      spec,
+      settings: pass.deps.providerSettings,
+      ...(config.system ? { system: config.system } : {}),
+      messages,
+      tools: tools.definitions,
+      signal: AbortSignal.any([stepSignal, cancel.signal]),
+    });
+    span.setAttributes({
+      "gen_ai.usage.input_tokens": result.usage.inputTokens,
+      "gen_ai.usage.output_tokens": result.usage.outputTokens,
+      "gen_ai.response.finish_reasons": [result.finishReason],
+    });
+    const tokens = measure().modelTokens;
+    tokens.add(result.usage.inputTokens, { "gen_ai.request.model": model, "gen_ai.token.type": "input" });
+    tokens.add(result.usage.outputTokens, { "gen_ai.request.model": model, "gen_ai.token.type": "output" });
+    return result;
   }).finally(() => {
+    const ms = performance.now() - started;
     loopMetrics.modelCalls++;
-    loopMetrics.modelCallMs += performance.now() - started;
+    loopMetrics.modelCallMs += ms;
+    measure().modelDuration.record(ms / 1000, { "gen_ai.request.model": model });
   });
   const [called, opened] = await Promise.allSettled([call, running]);
   if (called.status === "rejected" || opened.status === "rejected") {

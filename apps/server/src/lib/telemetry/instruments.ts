@@ -1,0 +1,65 @@
+import { type Attributes, metrics, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+
+// Spans and measurements through the OpenTelemetry API. Without a registered SDK (no OTEL_EXPORTER_OTLP_ENDPOINT, no
+// PROMETHEUS_METRICS) every call lands on the API's no-op implementations: nothing is recorded or kept.
+
+const NAME = "agent-platform";
+
+/** Runs `fn` in a span (the active one for everything it awaits); errors mark the span and are rethrown. */
+export function inSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>): Promise<T> {
+  return trace.getTracer(NAME).startActiveSpan(name, { attributes }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** The trace and span ids of the active span, for log lines (empty when nothing is traced). */
+export function activeTraceIds(): { traceId?: string; spanId?: string } {
+  const context = trace.getActiveSpan()?.spanContext();
+  if (!context || !trace.isSpanContextValid(context)) return {};
+  return { traceId: context.traceId, spanId: context.spanId };
+}
+
+function createInstruments() {
+  const meter = metrics.getMeter(NAME);
+  return {
+    httpDuration: meter.createHistogram("http.server.request.duration", {
+      description: "Duration of HTTP requests, by method, route and status",
+      unit: "s",
+    }),
+    turnDuration: meter.createHistogram("agent_platform.turn.duration", {
+      description: "Duration of a worker's pass over a session (a turn, or its part after a pause)",
+      unit: "s",
+    }),
+    modelDuration: meter.createHistogram("gen_ai.client.operation.duration", {
+      description: "Duration of model calls, by model and outcome",
+      unit: "s",
+    }),
+    modelTokens: meter.createCounter("gen_ai.client.token.usage", {
+      description: "Tokens used by model calls, by model and token type (input, output)",
+      unit: "{token}",
+    }),
+    toolDuration: meter.createHistogram("agent_platform.tool.duration", {
+      description: "Duration of tool calls, by tool and outcome",
+      unit: "s",
+    }),
+  };
+}
+
+let instruments: ReturnType<typeof createInstruments> | undefined;
+
+/**
+ * The process's instruments, created on first use: telemetry starts before anything is measured, and instruments made
+ * before an SDK is registered would stay no-ops.
+ */
+export function measure(): ReturnType<typeof createInstruments> {
+  instruments ??= createInstruments();
+  return instruments;
+}
