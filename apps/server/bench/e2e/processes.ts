@@ -1,14 +1,20 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const SERVER_DIR = join(import.meta.dirname, "..", "..");
+/** Node.js flags that run TypeScript sources. */
+export const TSX = ["--conditions=agent-platform-source", "--import", "tsx"];
+/** Extra Node.js flags for the platform process (a profiler): `BENCH_PLATFORM_NODE_ARGS`. */
+const PLATFORM_NODE_ARGS = process.env.BENCH_PLATFORM_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 
 export interface Started {
   child: ChildProcess;
   url: string;
   /** Milliseconds from spawn to the line that says it listens. */
   startMs: number;
+  /** The process's output so far (its last 200 kB). */
+  output(): string;
 }
 
 /** Spawns a Node.js process and waits for `pattern` (its first group is the URL) in its output. */
@@ -22,12 +28,14 @@ export function startProcess(args: string[], env: Record<string, string>, patter
   let output = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output}`)), 60_000);
+    let resolved = false;
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = pattern.exec(output);
+      output = (output + chunk.toString()).slice(-200_000);
+      const match = resolved ? null : pattern.exec(output);
       if (match) {
+        resolved = true;
         clearTimeout(timer);
-        resolve({ child, url: match[1]!, startMs: performance.now() - started });
+        resolve({ child, url: match[1]!, startMs: performance.now() - started, output: () => output });
       }
     };
     child.stdout!.on("data", onData);
@@ -52,4 +60,11 @@ export function stopProcess(child: ChildProcess): Promise<void> {
     child.kill("SIGTERM");
     setTimeout(() => child.kill("SIGKILL"), 15_000).unref();
   });
+}
+
+/** The platform as a user runs it: the build (`dist/main.js`) when there is one, else the sources. */
+export function startPlatformProcess(env: Record<string, string>): Promise<Started> {
+  const main = existsSync(join(SERVER_DIR, "dist", "main.js")) ? ["dist/main.js"] : [...TSX, "src/main.ts"];
+  const pattern = env.ROLE === "worker" ? /(worker) started/ : /Base URL:\s+(http\S+)/;
+  return startProcess([...PLATFORM_NODE_ARGS, ...main], env, pattern);
 }

@@ -3,18 +3,16 @@
 // an instant OpenAI-compatible fake model in a third process. Every figure is printed with its ratio to the bare server
 // measured in the same run.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchPlatformEnv, freshDatabase, percentile } from "../support.js";
-import { peakRssMiB, SERVER_DIR, type Started, startProcess, stopProcess } from "./processes.js";
+import { peakRssMiB, type Started, startPlatformProcess, startProcess, stopProcess, TSX } from "./processes.js";
 import { bareTarget, HttpClient, platformTarget, type Target } from "./targets.js";
 
 const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 5);
-const TSX = ["--conditions=agent-platform-source", "--import", "tsx"];
-/** Workloads to run (`BENCH_E2E_ONLY=W1,W3`), all by default; extra Node.js flags for the platform (a profiler). */
+/** Workloads to run (`BENCH_E2E_ONLY=W1,W3`), all by default. */
 const ONLY = process.env.BENCH_E2E_ONLY?.split(",") ?? ["W1", "W2", "W3", "W4"];
-const PLATFORM_NODE_ARGS = process.env.BENCH_PLATFORM_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 
 interface Server {
   target: Target;
@@ -102,12 +100,6 @@ async function w4ReadLog(server: Server, agentId: string): Promise<number> {
   }
 }
 
-async function startPlatform(env: Record<string, string>): Promise<Started> {
-  const built = existsSync(join(SERVER_DIR, "dist", "main.js"));
-  const main = built ? ["dist/main.js"] : [...TSX, "src/main.ts"];
-  return startProcess([...PLATFORM_NODE_ARGS, ...main], env, /Base URL:\s+(http\S+)/);
-}
-
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fixed = (n: number, digits = 0) => n.toFixed(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
@@ -122,15 +114,11 @@ try {
   started.push(fake);
   const platformEnv = benchPlatformEnv({ databaseUrl: platformDb.url, dataDir, apiKey: key, modelUrl: fake.url });
   // The first start migrates the database; the second measures a start on an already-migrated one.
-  await stopProcess((await startPlatform(platformEnv)).child);
+  await stopProcess((await startPlatformProcess(platformEnv)).child);
   const split = process.env.BENCH_SPLIT === "1";
-  const platformProcess = await startPlatform(split ? { ...platformEnv, ROLE: "api" } : platformEnv);
+  const platformProcess = await startPlatformProcess(split ? { ...platformEnv, ROLE: "api" } : platformEnv);
   started.push(platformProcess);
-  if (split) {
-    const built = existsSync(join(SERVER_DIR, "dist", "main.js"));
-    const main = built ? ["dist/main.js"] : [...TSX, "src/main.ts"];
-    started.push(await startProcess(main, { ...platformEnv, ROLE: "worker", LOG_LEVEL: "info" }, /(worker) started/));
-  }
+  if (split) started.push(await startPlatformProcess({ ...platformEnv, ROLE: "worker", LOG_LEVEL: "info" }));
   const bareProcess = await startProcess(
     [...TSX, "bench/e2e/bare-e2e-server.ts"],
     {

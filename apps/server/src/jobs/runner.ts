@@ -155,8 +155,8 @@ export class JobRunner {
   }
 
   /**
-   * Claims work while slots are free: first the keys named by notifications (one query each), then what is due (one
-   * query per kind, as many rows as free slots). When a kind's slots are full its remaining work waits in the table
+   * Claims work while slots are free: the keys named by notifications (one query each) or, while a backlog waits in the
+   * table, what is due oldest first (one query per kind, as many rows as free slots). When a kind's slots are full its remaining work waits in the table
    * and a sweep runs as soon as a slot frees. Calls during a pump coalesce.
    */
   private pump(): Promise<void> {
@@ -182,6 +182,12 @@ export class JobRunner {
         this.pumpAgain = false;
         for (const state of this.kinds.values()) {
           const { def } = state;
+          if (state.sweep && state.wanted.size > 0) {
+            // A backlog waits in the table: it is served oldest first (the notified keys are in it too), so work that
+            // keeps arriving by notification never overtakes work that has waited for a slot. Not due yet: the timer.
+            state.wanted.clear();
+            this.timerStale = true;
+          }
           while (!this.stopped && state.wanted.size > 0 && state.slotsUsed < def.concurrency) {
             const key = state.wanted.values().next().value as string;
             state.wanted.delete(key);

@@ -2,7 +2,7 @@ import { integerSetting } from "../../lib/env.js";
 
 /** Tuning of session turns, from the environment (docs/sessions.md, "How a turn runs"). */
 export interface TurnSettings {
-  /** Sessions one worker process runs at once (`WORKER_CONCURRENCY`, default 8). */
+  /** Sessions one worker process runs at once (`WORKER_CONCURRENCY`, default 64: a turn mostly waits on its model). */
   concurrency: number;
   /** Lease on a claimed session, renewed every third of it while the turn runs (`WORKER_LEASE_MS`, default 30 s). */
   leaseMs: number;
@@ -19,7 +19,7 @@ export interface TurnSettings {
 
 export function readTurnSettings(env: Record<string, string | undefined>): TurnSettings {
   return {
-    concurrency: integerSetting(env, "WORKER_CONCURRENCY", 8, 1, 1024),
+    concurrency: integerSetting(env, "WORKER_CONCURRENCY", 64, 1, 1024),
     leaseMs: integerSetting(env, "WORKER_LEASE_MS", 30_000, 1_000, 3_600_000),
     maxModelCalls: integerSetting(env, "WORKER_MAX_MODEL_CALLS", 12, 1, 1_000),
     maxAttempts: integerSetting(env, "WORKER_MAX_ATTEMPTS", 5, 1, 100),
