@@ -124,6 +124,34 @@ describe("the job runner", () => {
     for (const key of keys) expect(runs.get(key)).toBeGreaterThan(1);
   });
 
+  it("serves a backlog oldest first: work that keeps arriving by notification does not overtake it", async () => {
+    const order: string[] = [];
+    const gate = deferred();
+    await startRunner([
+      kind(
+        "test.fair",
+        async (job) => {
+          order.push(job.key);
+          if (job.key === "p1") {
+            await gate.promise;
+            // The next of a chain arrives just after this run ends, while the backlog's first job runs.
+            setTimeout(() => void enqueueJob(db.pool, { kind: "test.fair", key: "p2" }), 5);
+          }
+          if (job.key === "b") await new Promise((r) => setTimeout(r, 100));
+          return undefined;
+        },
+        { concurrency: 1 },
+      ),
+    ]);
+    await enqueueJob(db.pool, { kind: "test.fair", key: "p1" });
+    await waitUntil("p1 to run", async () => (order.includes("p1") ? true : undefined));
+    for (const key of ["b", "c"]) await enqueueJob(db.pool, { kind: "test.fair", key });
+    await new Promise((r) => setTimeout(r, 50));
+    gate.resolve();
+    await waitUntil("every job", async () => (order.length === 4 ? true : undefined));
+    expect(order).toEqual(["p1", "b", "c", "p2"]);
+  });
+
   it("does not claim a job scheduled in the future before its time", async () => {
     const startedAt: number[] = [];
     await startRunner([
