@@ -104,7 +104,10 @@ try {
     ["Most database connections held", `${maxConnections} (pool 20 + 1 LISTEN)`],
   ];
   if (errors.length > 0) {
-    const logged = platform.output().split("\n").filter((line) => /"level":(40|50|60)/.test(line));
+    const logged = platform
+      .output()
+      .split("\n")
+      .filter((line) => /"level":(40|50|60)/.test(line));
     out(`platform warnings and errors (${logged.length}, last 5):\n${logged.slice(-5).join("\n")}`);
   }
   out("");
