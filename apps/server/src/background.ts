@@ -5,6 +5,7 @@ import { startIdempotencyCleanup } from "./http/idempotency-cleanup.js";
 import { type JobKind, JobRunner } from "./jobs/index.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
+import { observeJobQueue } from "./lib/telemetry/telemetry.js";
 import { sessionTurns } from "./runtime/turns/index.js";
 import { webhookDeliveryKind } from "./webhooks/index.js";
 
@@ -32,6 +33,10 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
     drainMs: integerSetting(ctx.config.env, "WORKER_DRAIN_MS", 10_000, 0, 3_600_000),
   });
   runner.start();
+  observeJobQueue(
+    ctx.db.pool,
+    kinds.map((k) => k.kind),
+  );
   const cleanup = await startIdempotencyCleanup(ctx);
   ctx.logger.info({ kinds: kinds.map((k) => ({ kind: k.kind, concurrency: k.concurrency })) }, "job runner started");
   return {

@@ -46,7 +46,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     max: integerSetting(config.env, "DATABASE_POOL_MAX", 20, 1, 1000),
     connectTimeoutMs: integerSetting(config.env, "DATABASE_CONNECT_TIMEOUT_MS", 5_000, 100, 120_000),
   });
-  telemetry.observeDatabase(db.pool, { jobs: config.role !== "api" });
+  telemetry.observeDatabase(db.pool);
   const apiKeys = new ApiKeyCache();
   const listener = new PgListener({ connectionString, application_name: LISTENER_APPLICATION_NAME }, logger);
   await listener.start();

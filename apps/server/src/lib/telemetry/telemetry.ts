@@ -6,8 +6,8 @@ export interface Telemetry {
   enabled: boolean;
   /** `GET /metrics` in the Prometheus text format, when `PROMETHEUS_METRICS` is on. */
   prometheus?: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Gauges of the connection pool and, for worker processes, of the job queue. */
-  observeDatabase(pool: pg.Pool, options: { jobs: boolean }): void;
+  /** Gauges of the connection pool. */
+  observeDatabase(pool: pg.Pool): void;
   shutdown(): Promise<void>;
 }
 
@@ -19,6 +19,12 @@ export function telemetryEnabled(): boolean {
 }
 
 const DISABLED: Telemetry = { enabled: false, observeDatabase: () => {}, shutdown: async () => {} };
+let observeQueue: ((pool: pg.Pool, kinds: readonly string[]) => void) | undefined;
+
+/** Gauges of the job queue for the kinds a worker process runs (0 when a kind has nothing); no-op with telemetry off. */
+export function observeJobQueue(pool: pg.Pool, kinds: readonly string[]): void {
+  observeQueue?.(pool, kinds);
+}
 
 function truthy(value: string | undefined): boolean {
   return value === "1" || value?.toLowerCase() === "true";
@@ -89,11 +95,12 @@ export async function startTelemetry(env: Record<string, string | undefined>): P
   api.metrics.setGlobalMeterProvider(meterProvider);
   shutdowns.push(() => meterProvider.shutdown());
   enabled = true;
+  observeQueue = (pool, kinds) => observeJobs(api.metrics.getMeter("agent-platform"), pool, kinds);
 
   return {
     enabled: true,
     prometheus,
-    observeDatabase(pool, options) {
+    observeDatabase(pool) {
       const meter = api.metrics.getMeter("agent-platform");
       meter
         .createObservableGauge("db.client.connection.count", {
@@ -110,7 +117,6 @@ export async function startTelemetry(env: Record<string, string | undefined>): P
           unit: "{request}",
         })
         .addCallback((result) => result.observe(pool.waitingCount));
-      if (options.jobs) observeJobs(meter, pool);
     },
     async shutdown() {
       await Promise.all(shutdowns.map((stop) => stop().catch(() => {})));
@@ -121,7 +127,7 @@ export async function startTelemetry(env: Record<string, string | undefined>): P
 type Meter = ReturnType<typeof import("@opentelemetry/api").metrics.getMeter>;
 
 /** Queue depth and age by job kind, read from the `jobs` table when a reader collects (not on a timer of ours). */
-function observeJobs(meter: Meter, pool: pg.Pool): void {
+function observeJobs(meter: Meter, pool: pg.Pool, kinds: readonly string[]): void {
   const queued = meter.createObservableGauge("agent_platform.jobs.queued", {
     description: "Jobs due and not running, by kind",
     unit: "{job}",
@@ -143,11 +149,13 @@ function observeJobs(meter: Meter, pool: pg.Pool): void {
            EXTRACT(EPOCH FROM now() - min("dueAt") FILTER (WHERE "dueAt" <= now()))::float8 AS "age"
          FROM jobs GROUP BY "kind"`,
       );
-      for (const row of rows) {
-        const attributes = { "agent_platform.job.kind": row.kind };
-        result.observe(queued, row.queued, attributes);
-        result.observe(running, row.running, attributes);
-        result.observe(age, row.age ?? 0, attributes);
+      const byKind = new Map(rows.map((row) => [row.kind, row]));
+      for (const kind of new Set([...kinds, ...byKind.keys()])) {
+        const row = byKind.get(kind);
+        const attributes = { "agent_platform.job.kind": kind };
+        result.observe(queued, row?.queued ?? 0, attributes);
+        result.observe(running, row?.running ?? 0, attributes);
+        result.observe(age, row?.age ?? 0, attributes);
       }
     },
     [queued, running, age],
