@@ -1,8 +1,12 @@
+import { createRequire } from "node:module";
 import type { RequestHandler } from "express";
 import type pg from "pg";
 import type { Logger } from "pino";
-import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import type * as RateLimiterFlexible from "rate-limiter-flexible";
 import { AppError } from "./app-error.js";
+
+/** Loaded only when a limit is set (a CommonJS package: synchronously): most processes never need it (~7 MiB). */
+const loadRateLimiter = () => createRequire(import.meta.url)("rate-limiter-flexible") as typeof RateLimiterFlexible;
 
 export const RATE_LIMIT_VARIABLE = "RATE_LIMIT_PER_MINUTE";
 const WINDOW_SECONDS = 60;
@@ -33,6 +37,7 @@ export function parseRateLimit(text: string | undefined): number | null {
 export function rateLimitFor(text: string | undefined, pool: pg.Pool, logger: Logger): RequestHandler | null {
   const limit = parseRateLimit(text);
   if (limit === null) return null;
+  const { RateLimiterPostgres, RateLimiterRes } = loadRateLimiter();
   const limiter = new RateLimiterPostgres({
     storeClient: pool,
     storeType: "pool",
@@ -46,7 +51,7 @@ export function rateLimitFor(text: string | undefined, pool: pg.Pool, logger: Lo
     clearExpiredByTimeout: true,
   });
 
-  const setHeaders = (res: Parameters<RequestHandler>[1], state: RateLimiterRes) => {
+  const setHeaders = (res: Parameters<RequestHandler>[1], state: RateLimiterFlexible.RateLimiterRes) => {
     const reset = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
     res.setHeader("RateLimit-Limit", String(limit));
     res.setHeader("RateLimit-Remaining", String(state.remainingPoints));
