@@ -16,7 +16,7 @@ import type { Stoppable } from "./lib/lifecycle.js";
 import { createOutbound } from "./lib/outbound/index.js";
 import { LISTENER_APPLICATION_NAME, PgListener } from "./lib/pg-listener.js";
 import { activeTraceIds } from "./lib/telemetry/instruments.js";
-import { startTelemetry } from "./lib/telemetry/telemetry.js";
+import { observePool, startTelemetry } from "./lib/telemetry/telemetry.js";
 import { createLogger } from "./logger.js";
 import { resolveSecretsKey } from "./secrets-key.js";
 
@@ -46,7 +46,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     max: integerSetting(config.env, "DATABASE_POOL_MAX", 20, 1, 1000),
     connectTimeoutMs: integerSetting(config.env, "DATABASE_CONNECT_TIMEOUT_MS", 5_000, 100, 120_000),
   });
-  telemetry.observeDatabase(db.pool);
+  observePool(db.pool);
   const apiKeys = new ApiKeyCache();
   const listener = new PgListener({ connectionString, application_name: LISTENER_APPLICATION_NAME }, logger);
   await listener.start();

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config.js";
 import { startPlatform } from "../../src/platform-process.js";
 import { startFakeOpenAI } from "../../test/support/fake-openai.js";
+import { startPlatformProcess } from "../e2e/processes.js";
 import { freshDatabase } from "../support.js";
 import { chaosReply, runCrashTrial, seededRandom } from "./crash-trial.js";
-import { spawnWorker } from "./worker-process.js";
 
 const TRIALS = Number(process.env.CHAOS_TRIALS ?? 100);
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
@@ -55,7 +55,10 @@ try {
         apiUrl: platform.url!,
         projectId: platform.bootstrap!.projectId,
         apiKey: key,
-        startWorker: () => spawnWorker(workerEnv),
+        startWorker: async () => {
+          const dir = mkdtempSync(join(tmpdir(), "ap-chaos-worker-"));
+          return (await startPlatformProcess({ ...workerEnv, ROLE: "worker", DATA_DIR: dir, LOG_LEVEL: "info" })).child;
+        },
       },
       random,
       { sessions: 6, kills: 1 + Math.floor(random() * 3), killWindowMs: 1500 },

@@ -3,7 +3,7 @@
 // FAKE_MODEL_DELAY_MS (300 by default), like a real provider. Reports turns/s, turn latency, errors, the server's peak
 // RSS and the most database connections it held.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -15,11 +15,6 @@ const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 500);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
 const DELAY_MS = process.env.FAKE_MODEL_DELAY_MS ?? "300";
 const out = (line: string) => process.stdout.write(`${line}\n`);
-
-function currentRssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 const database = await freshDatabase();
 if (!database) throw new Error("the load bench needs PostgreSQL (set BENCH_DATABASE_URL)");
@@ -57,9 +52,7 @@ try {
   );
 
   let maxConnections = 0;
-  let maxRss = 0;
   const sampler = setInterval(() => {
-    maxRss = Math.max(maxRss, currentRssMiB(platform.child.pid!));
     admin
       .query<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
@@ -91,7 +84,7 @@ try {
   const elapsed = (performance.now() - begun) / 1000;
   clearInterval(sampler);
   client.close();
-  const peak = Math.max(maxRss, peakRssMiB(platform.child.pid!));
+  const peak = peakRssMiB(platform.child.pid!);
   const rows: [string, string][] = [
     ["Turns completed", `${latencies.length} in ${elapsed.toFixed(1)} s`],
     ["Turns/second", (latencies.length / elapsed).toFixed(1)],

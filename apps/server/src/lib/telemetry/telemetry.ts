@@ -6,24 +6,20 @@ export interface Telemetry {
   enabled: boolean;
   /** `GET /metrics` in the Prometheus text format, when `PROMETHEUS_METRICS` is on. */
   prometheus?: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Gauges of the connection pool. */
-  observeDatabase(pool: pg.Pool): void;
   shutdown(): Promise<void>;
 }
 
-let enabled = false;
+const DISABLED: Telemetry = { enabled: false, shutdown: async () => {} };
+let meter: Meter | undefined;
 
-/** Whether an SDK records anything in this process (hooks that would cost something check it first). */
-export function telemetryEnabled(): boolean {
-  return enabled;
+/** Gauges of a connection pool (idle, used, waiting); no-op with telemetry off. */
+export function observePool(pool: pg.Pool): void {
+  if (meter) observeConnections(meter, pool);
 }
-
-const DISABLED: Telemetry = { enabled: false, observeDatabase: () => {}, shutdown: async () => {} };
-let observeQueue: ((pool: pg.Pool, kinds: readonly string[]) => void) | undefined;
 
 /** Gauges of the job queue for the kinds a worker process runs (0 when a kind has nothing); no-op with telemetry off. */
 export function observeJobQueue(pool: pg.Pool, kinds: readonly string[]): void {
-  observeQueue?.(pool, kinds);
+  if (meter) observeJobs(meter, pool, kinds);
 }
 
 function truthy(value: string | undefined): boolean {
@@ -94,30 +90,11 @@ export async function startTelemetry(env: Record<string, string | undefined>): P
   const meterProvider = new sdkMetrics.MeterProvider({ resource, readers });
   api.metrics.setGlobalMeterProvider(meterProvider);
   shutdowns.push(() => meterProvider.shutdown());
-  enabled = true;
-  observeQueue = (pool, kinds) => observeJobs(api.metrics.getMeter("agent-platform"), pool, kinds);
+  meter = api.metrics.getMeter("agent-platform");
 
   return {
     enabled: true,
     prometheus,
-    observeDatabase(pool) {
-      const meter = api.metrics.getMeter("agent-platform");
-      meter
-        .createObservableGauge("db.client.connection.count", {
-          description: "Connections of the pool, by state (idle, used)",
-          unit: "{connection}",
-        })
-        .addCallback((result) => {
-          result.observe(pool.idleCount, { "db.client.connection.state": "idle" });
-          result.observe(pool.totalCount - pool.idleCount, { "db.client.connection.state": "used" });
-        });
-      meter
-        .createObservableGauge("db.client.connection.pending_requests", {
-          description: "Queries waiting for a connection of the pool",
-          unit: "{request}",
-        })
-        .addCallback((result) => result.observe(pool.waitingCount));
-    },
     async shutdown() {
       await Promise.all(shutdowns.map((stop) => stop().catch(() => {})));
     },
@@ -125,6 +102,24 @@ export async function startTelemetry(env: Record<string, string | undefined>): P
 }
 
 type Meter = ReturnType<typeof import("@opentelemetry/api").metrics.getMeter>;
+
+function observeConnections(meter: Meter, pool: pg.Pool): void {
+  meter
+    .createObservableGauge("db.client.connection.count", {
+      description: "Connections of the pool, by state (idle, used)",
+      unit: "{connection}",
+    })
+    .addCallback((result) => {
+      result.observe(pool.idleCount, { "db.client.connection.state": "idle" });
+      result.observe(pool.totalCount - pool.idleCount, { "db.client.connection.state": "used" });
+    });
+  meter
+    .createObservableGauge("db.client.connection.pending_requests", {
+      description: "Queries waiting for a connection of the pool",
+      unit: "{request}",
+    })
+    .addCallback((result) => result.observe(pool.waitingCount));
+}
 
 /** Queue depth and age by job kind, read from the `jobs` table when a reader collects (not on a timer of ours). */
 function observeJobs(meter: Meter, pool: pg.Pool, kinds: readonly string[]): void {

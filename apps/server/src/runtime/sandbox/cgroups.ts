@@ -49,20 +49,12 @@ export async function detectCgroups(): Promise<Layout | null> {
       const wanted = ["pids", "memory", "cpu"];
       const available = (await readFile(join(V2, "cgroup.controllers"), "utf8")).split(/\s+/);
       if (!["pids", "memory"].every((c) => available.includes(c))) return null;
-      await tryWrite(
-        join(V2, "cgroup.subtree_control"),
-        wanted
-          .filter((c) => available.includes(c))
-          .map((c) => `+${c}`)
-          .join(" "),
-      );
-      await tryWrite(
-        join(base, "cgroup.subtree_control"),
-        wanted
-          .filter((c) => available.includes(c))
-          .map((c) => `+${c}`)
-          .join(" "),
-      );
+      const controllers = wanted
+        .filter((c) => available.includes(c))
+        .map((c) => `+${c}`)
+        .join(" ");
+      await tryWrite(join(V2, "cgroup.subtree_control"), controllers);
+      await tryWrite(join(base, "cgroup.subtree_control"), controllers);
       const enabled = (await readFile(join(base, "cgroup.subtree_control"), "utf8")).split(/\s+/);
       return enabled.includes("pids") && enabled.includes("memory") ? { version: 2, base } : null;
     }
