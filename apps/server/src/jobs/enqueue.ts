@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { activeTraceparent } from "../lib/telemetry/instruments.js";
 import { JOBS_CHANNEL, NOTIFY_PAYLOAD } from "./queue.js";
 
 type Queryable = Pick<pg.Pool, "query">;
@@ -35,11 +36,11 @@ async function upsert(db: Queryable, inputs: readonly EnqueueInput[], timed: boo
     : `jobs."dueAt"`;
   await db.query(
     `WITH enqueued AS (
-       INSERT INTO jobs ("kind", "key", "payload", "dueAt")
-       SELECT kind, key, payload, COALESCE(run_at, now())
+       INSERT INTO jobs ("kind", "key", "payload", "dueAt", "traceparent")
+       SELECT kind, key, payload, COALESCE(run_at, now()), $6::text
        FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[]) AS i(kind, key, payload, run_at)
        ON CONFLICT ("kind", "key") DO UPDATE SET "generation" = jobs."generation" + 1,
-         "payload" = EXCLUDED."payload", "dueAt" = ${dueAt}
+         "payload" = EXCLUDED."payload", "dueAt" = ${dueAt}, ${TRACEPARENT_UPDATE}
        RETURNING "kind", "key", "dueAt"
      )
      SELECT count(pg_notify($5, ${NOTIFY_PAYLOAD})) FROM enqueued`,
@@ -49,21 +50,26 @@ async function upsert(db: Queryable, inputs: readonly EnqueueInput[], timed: boo
       inputs.map((i) => JSON.stringify(i.payload ?? {})),
       inputs.map((i) => i.runAt?.toISOString() ?? null),
       JOBS_CHANNEL,
+      activeTraceparent(),
     ],
   );
 }
+
+/** A request made outside any trace keeps the trace of the one before it. */
+const TRACEPARENT_UPDATE = `"traceparent" = COALESCE(EXCLUDED."traceparent", jobs."traceparent")`;
 
 /**
  * The request as CTEs to place in a larger statement (one round trip for a write and its job): `enqueued` upserts a
  * job of kind `kindSql` (a placeholder or a literal) for each key that `keysSql` selects (a sub-select of one column
  * named `key`), due now with an empty payload, requesting again one that exists; `woken` NOTIFYs the runners.
- * Reference `woken` so that it runs. `channelParam` is the placeholder bound to `JOBS_CHANNEL`.
+ * Reference `woken` so that it runs. `channelParam` is the placeholder bound to `JOBS_CHANNEL`, `traceparentParam` the
+ * one bound to `activeTraceparent()` (the run continues the caller's trace).
  */
-export function enqueueCtes(kindSql: string, keysSql: string, channelParam: string): string {
+export function enqueueCtes(kindSql: string, keysSql: string, channelParam: string, traceparentParam: string): string {
   return `enqueued AS (
-       INSERT INTO jobs ("kind", "key")
-       SELECT ${kindSql}, k."key" FROM (${keysSql}) AS k
-       ON CONFLICT ("kind", "key") DO UPDATE SET "generation" = jobs."generation" + 1
+       INSERT INTO jobs ("kind", "key", "traceparent")
+       SELECT ${kindSql}, k."key", ${traceparentParam}::text FROM (${keysSql}) AS k
+       ON CONFLICT ("kind", "key") DO UPDATE SET "generation" = jobs."generation" + 1, ${TRACEPARENT_UPDATE}
        RETURNING "kind", "key", "dueAt"
      ), woken AS (
        SELECT pg_notify(${channelParam}, ${NOTIFY_PAYLOAD}) FROM enqueued

@@ -22,6 +22,8 @@ export interface Claim extends JobLease {
   generation: string;
   attempts: number;
   lastError: string | null;
+  /** W3C `traceparent` of the latest request (null untraced): the run continues that trace. */
+  traceparent: string | null;
 }
 
 interface ClaimRow {
@@ -31,11 +33,12 @@ interface ClaimRow {
   attempts: number;
   token: string;
   lastError: string | null;
+  traceparent: string | null;
 }
 
 const LEASE = (param: string) => `now() + make_interval(secs => ${param}::float8 / 1000)`;
 const RETURNING = `RETURNING j."key", j."payload", j."generation"::text AS "generation", j."attempts",
-  j."leaseOwner" AS "token", j."lastError"`;
+  j."leaseOwner" AS "token", j."lastError", j."traceparent"`;
 
 function toClaims(kind: string, rows: ClaimRow[]): Claim[] {
   return rows.map((r) => ({ kind, ...r }));
@@ -106,7 +109,7 @@ export async function renewLease(db: Queryable, lease: JobLease, leaseMs: number
 
 export type CompleteOutcome =
   | { kind: "done" }
-  | { kind: "again"; generation: string; payload: unknown }
+  | { kind: "again"; generation: string; payload: unknown; traceparent: string | null }
   | { kind: "lost" };
 
 /**
@@ -121,14 +124,16 @@ export async function completeJob(db: Queryable, claim: Claim, leaseMs: number):
     [claim.kind, claim.key, claim.token, claim.generation],
   );
   if ((deleted.rowCount ?? 0) > 0) return { kind: "done" };
-  const { rows } = await db.query<{ generation: string; payload: unknown }>(
+  const { rows } = await db.query<{ generation: string; payload: unknown; traceparent: string | null }>(
     `UPDATE jobs SET "attempts" = 0, "lastError" = NULL, "dueAt" = ${LEASE("$4")}
      WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3
-     RETURNING "generation"::text AS "generation", "payload"`,
+     RETURNING "generation"::text AS "generation", "payload", "traceparent"`,
     [claim.kind, claim.key, claim.token, leaseMs],
   );
   const row = rows[0];
-  return row ? { kind: "again", generation: row.generation, payload: row.payload } : { kind: "lost" };
+  return row
+    ? { kind: "again", generation: row.generation, payload: row.payload, traceparent: row.traceparent }
+    : { kind: "lost" };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
+import { inSpan, inTraceOf } from "../lib/telemetry/instruments.js";
 import { inTransaction } from "../lib/transaction.js";
 import { JobLeaseLost, WorkerStopping } from "./errors.js";
 import { type Claim, completeJob, dropJob, holdsLease, releaseJob, renewLease, rescheduleJob } from "./queue.js";
@@ -20,15 +21,19 @@ function errorText(error: unknown): string {
  * Runs one claimed job to the end of its claim: the lease is renewed every third of its duration (losing it aborts the
  * run), the handler runs again while the job is requested again meanwhile, and the outcome is written back: done
  * (row deleted), due again later, retried with backoff after a failure, handed back at once when the worker stops, or
- * given up after too many attempts (the kind's `giveUp`, then the row is deleted and the job logged as dead).
+ * given up after too many attempts (the kind's `giveUp`, then the row is deleted and the job logged as dead). A run's
+ * spans continue the trace of the request that asked for it.
  */
 export async function runJob<P>(
   deps: RunJobDeps,
   kind: JobKind<P>,
   claim: Claim,
   controller: AbortController,
+  /** Run in the caller's trace (an inline run, part of the caller's work) rather than the one the job row names. */
+  inheritTrace = false,
 ): Promise<void> {
   const { pool } = deps;
+  let inherit = inheritTrace;
   const logger = deps.logger.child({ job: kind.kind, key: claim.key });
   const lease = { kind: claim.kind, key: claim.key, token: claim.token };
   const heartbeat = setInterval(
@@ -69,7 +74,13 @@ export async function runJob<P>(
         await giveUp(deps, kind, claim, job, reason, claim.attempts - 1);
         return;
       }
-      const outcome = await kind.run(job(parsed.data));
+      const attributes = {
+        "agent_platform.job.kind": claim.kind,
+        "agent_platform.job.key": claim.key,
+        "agent_platform.job.attempt": claim.attempts,
+      };
+      const run = () => inSpan("job.run", attributes, () => kind.run(job(parsed.data)));
+      const outcome = await (inherit ? run() : inTraceOf(claim.traceparent, run));
       if (outcome?.runAgainAt) {
         if (await rescheduleJob(pool, claim, outcome.runAgainAt)) deps.wakeAt(outcome.runAgainAt.getTime());
         else logger.warn("job lease lost before it was rescheduled: another worker took it over");
@@ -80,6 +91,8 @@ export async function runJob<P>(
       if (done.kind !== "again") return;
       claim.generation = done.generation;
       claim.payload = done.payload;
+      claim.traceparent = done.traceparent;
+      inherit = false;
       claim.attempts = 0;
     }
   } catch (thrown) {

@@ -236,7 +236,7 @@ export class JobRunner {
     const run: ActiveRun = { controller, done: Promise.resolve() };
     this.active.add(run);
     const deps = { pool: this.options.pool, logger: this.options.logger, wakeAt: (t: number) => this.wakeAt(t) };
-    run.done = runJob(deps, state.def, claim, controller)
+    run.done = runJob(deps, state.def, claim, controller, inline)
       .catch((error) => this.options.logger.error({ err: error, job: claim.kind, key: claim.key }, "job run failed"))
       .finally(() => {
         this.active.delete(run);

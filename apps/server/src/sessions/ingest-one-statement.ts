@@ -2,6 +2,7 @@ import type { UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
 import { newId } from "../ids.js";
 import { JOBS_CHANNEL } from "../jobs/index.js";
+import { activeTraceparent } from "../lib/telemetry/instruments.js";
 import type { IngestResult } from "./ingest-events.js";
 import { requestTurnCtes } from "./request-turn.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
@@ -38,7 +39,7 @@ export async function ingestInOneStatement(
          FROM bump, unnest($4::text[], $5::text[], $6::jsonb[], $7::text[]) WITH ORDINALITY
            AS input(id, type, payload, ikey, ord)
          RETURNING "seq", "id", "type", "idempotencyKey"
-       ), ${requestTurnCtes('SELECT "id" FROM bump', "$8")}
+       ), ${requestTurnCtes('SELECT "id" FROM bump', "$8", "$9")}
        SELECT ${SESSION_COLUMNS.replace(/"(\w+)"/g, 'bump."$1"')},
          (SELECT count(*) FROM woken) AS "woken",
          (SELECT json_agg(appended ORDER BY "seq") FROM appended) AS "events"
@@ -52,6 +53,7 @@ export async function ingestInOneStatement(
         entries.map((e) => JSON.stringify(e.payload ?? {})),
         entries.map((e) => e.idempotencyKey ?? null),
         JOBS_CHANNEL,
+        activeTraceparent(),
       ],
     ));
   } catch (error) {

@@ -1,4 +1,5 @@
 import { enqueueCtes, JOBS_CHANNEL } from "../jobs/index.js";
+import { activeTraceparent } from "../lib/telemetry/instruments.js";
 
 type Queryable = { query(sql: string, values: unknown[]): Promise<unknown> };
 
@@ -8,10 +9,15 @@ export const SESSION_TURN_KIND = "session.turn";
 /**
  * SQL of the turn request, as CTEs to place in a statement: `enqueued` requests a turn for each session id that
  * `sessionIdsSql` selects (a sub-select of one `id` column), `woken` NOTIFYs the runners; reference `woken` so it runs.
- * `channelParam` is the placeholder bound to `JOBS_CHANNEL`.
+ * `channelParam` is the placeholder bound to `JOBS_CHANNEL`, `traceparentParam` the one bound to `activeTraceparent()`.
  */
-export function requestTurnCtes(sessionIdsSql: string, channelParam: string): string {
-  return enqueueCtes(`'${SESSION_TURN_KIND}'`, `SELECT s."id" AS "key" FROM (${sessionIdsSql}) AS s`, channelParam);
+export function requestTurnCtes(sessionIdsSql: string, channelParam: string, traceparentParam: string): string {
+  return enqueueCtes(
+    `'${SESSION_TURN_KIND}'`,
+    `SELECT s."id" AS "key" FROM (${sessionIdsSql}) AS s`,
+    channelParam,
+    traceparentParam,
+  );
 }
 
 /**
@@ -22,7 +28,7 @@ export function requestTurnCtes(sessionIdsSql: string, channelParam: string): st
  */
 export async function requestTurn(db: Queryable, sessionId: string): Promise<void> {
   await db.query(
-    `WITH ${requestTurnCtes('SELECT "id" FROM sessions WHERE "id" = $1', "$2")} SELECT count(*) FROM woken`,
-    [sessionId, JOBS_CHANNEL],
+    `WITH ${requestTurnCtes('SELECT "id" FROM sessions WHERE "id" = $1', "$2", "$3")} SELECT count(*) FROM woken`,
+    [sessionId, JOBS_CHANNEL, activeTraceparent()],
   );
 }

@@ -69,6 +69,12 @@ describe("telemetry", () => {
     const agent = await createAgent(t, t.tenant, { model: "openai-compatible/fake-model", tools: ["artifact_write"] });
     const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("save a note")] });
     await waitForIdle(t, t.tenant, session.id);
+    const followUp = await t.http
+      .post(`/v1/projects/${t.tenant.projectId}/sessions/${session.id}/events`)
+      .set(t.tenant.auth)
+      .send({ events: [message("and another")] });
+    expect(followUp.status).toBe(202);
+    await waitForIdle(t, t.tenant, session.id);
 
     const scrape = await t.http.get("/metrics");
     expect(scrape.status).toBe(200);
@@ -85,8 +91,24 @@ describe("telemetry", () => {
     const create = named("POST /v1/projects/:projectId/sessions")[0]!;
     expect(attr(create, "http.response.status_code")).toBe(201);
     expect(String(attr(create, "agent_platform.request_id"))).toMatch(/^req_/);
-    const turn = named("session.turn").find((s) => attr(s, "session.id") === session.id)!;
-    expect(turn).toBeDefined();
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    const turns = named("session.turn").filter((s) => attr(s, "session.id") === session.id);
+    expect(turns).toHaveLength(2);
+    // Each turn continues the trace of the request that asked for it: request → job.run → session.turn.
+    const [a, b] = turns.map((s) => {
+      const run = byId.get(s.parentSpanId ?? "")!;
+      expect(run.name).toBe("job.run");
+      expect(attr(run, "agent_platform.job.kind")).toBe("session.turn");
+      return { turn: s, requestSpanId: run.parentSpanId };
+    }) as [{ turn: OtlpSpan; requestSpanId?: string }, { turn: OtlpSpan; requestSpanId?: string }];
+    const ingest = named("POST /v1/projects/:projectId/sessions/:id/events")[0]!;
+    const [fromCreate, fromIngest] = a.requestSpanId === create.spanId ? [a, b] : [b, a];
+    expect(fromCreate.requestSpanId).toBe(create.spanId);
+    expect(fromCreate.turn.traceId).toBe(create.traceId);
+    expect(fromIngest.requestSpanId).toBe(ingest.spanId);
+    expect(fromIngest.turn.traceId).toBe(ingest.traceId);
+    expect(ingest.traceId).not.toBe(create.traceId);
+    const turn = fromCreate.turn;
     const models = named("model.call").filter((s) => s.parentSpanId === turn.spanId);
     expect(models).toHaveLength(2);
     expect(attr(models[0]!, "gen_ai.request.model")).toBe("openai-compatible/fake-model");

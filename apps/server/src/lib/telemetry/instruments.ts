@@ -1,4 +1,13 @@
-import { type Attributes, metrics, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  type Attributes,
+  context,
+  metrics,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 
 // Spans and measurements through the OpenTelemetry API. Without a registered SDK (no OTEL_EXPORTER_OTLP_ENDPOINT, no
 // PROMETHEUS_METRICS) every call lands on the API's no-op implementations: nothing is recorded or kept.
@@ -25,6 +34,22 @@ export function activeTraceIds(): { traceId?: string; spanId?: string } {
   const context = trace.getActiveSpan()?.spanContext();
   if (!context || !trace.isSpanContextValid(context)) return {};
   return { traceId: context.traceId, spanId: context.spanId };
+}
+
+/**
+ * The W3C `traceparent` of the active span, to store with work done later elsewhere (a job); null when nothing is
+ * traced (telemetry off: the API's no-op propagator injects nothing).
+ */
+export function activeTraceparent(): string | null {
+  const carrier: { traceparent?: string } = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ?? null;
+}
+
+/** Runs `fn` as a continuation of the trace `traceparent` names, or of no trace at all when it is null. */
+export function inTraceOf<T>(traceparent: string | null, fn: () => T): T {
+  const parent = traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
+  return context.with(parent, fn);
 }
 
 function createInstruments() {
