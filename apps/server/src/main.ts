@@ -1,3 +1,4 @@
+import "./v8-flags.js";
 import { loadConfig } from "./config.js";
 import { startPlatform } from "./platform-process.js";
 

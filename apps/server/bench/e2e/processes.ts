@@ -53,6 +53,13 @@ export function peakRssMiB(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** CPU time a process has used so far (user + system), in milliseconds. */
+export function cpuTimeMs(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name), in clock ticks of 10 ms.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export function stopProcess(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -7,7 +7,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { peakRssMiB, type Started, startPlatformProcess, startProcess, stopProcess, TSX } from "../e2e/processes.js";
+import {
+  cpuTimeMs,
+  peakRssMiB,
+  type Started,
+  startPlatformProcess,
+  startProcess,
+  stopProcess,
+  TSX,
+} from "../e2e/processes.js";
 import { HttpClient, platformTarget } from "../e2e/targets.js";
 import { benchPlatformEnv, freshDatabase, percentile } from "../support.js";
 
@@ -68,6 +76,7 @@ try {
   const errors: string[] = [];
   const until = performance.now() + SECONDS * 1000;
   const begun = performance.now();
+  const cpuBefore = cpuTimeMs(platform.child.pid!);
   await Promise.all(
     sessions.map(async (sessionId, i) => {
       for (let turn = 0; performance.now() < until; turn++) {
@@ -82,6 +91,7 @@ try {
     }),
   );
   const elapsed = (performance.now() - begun) / 1000;
+  const cpuMs = cpuTimeMs(platform.child.pid!) - cpuBefore;
   clearInterval(sampler);
   client.close();
   const peak = peakRssMiB(platform.child.pid!);
@@ -92,6 +102,7 @@ try {
       "Turn latency p50 / p95 (post → idle on the stream)",
       `${percentile(latencies, 50).toFixed(0)} / ${percentile(latencies, 95).toFixed(0)} ms`,
     ],
+    ["Server CPU per turn", `${(cpuMs / Math.max(1, latencies.length)).toFixed(1)} ms`],
     ["Errors", `${errors.length}${errors.length ? ` (first: ${errors[0]})` : ""}`],
     ["Peak RSS of the server", `${peak.toFixed(0)} MiB`],
     ["Most database connections held", `${maxConnections} (pool 20 + 1 LISTEN)`],
