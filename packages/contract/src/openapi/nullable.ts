@@ -4,8 +4,13 @@ import { isObject, type Json, type JsonObject } from "./json.js";
  * OpenAPI 3.0 gives `nullable` a meaning only beside `type`. The Zod converter writes a bare `{ nullable: true }` for
  * `z.unknown()` / `z.any()` (any value, null included: the empty schema says that) and `nullable` beside `oneOf` for
  * nullable unions (there `null` becomes one more alternative, on the first member that has a type).
+ * A nullable `enum` lists null.
  */
 function fixNullable(node: JsonObject): JsonObject {
+  // OpenAPI 3.0.3: `nullable` does not widen an `enum`; null must be listed to be valid.
+  if (node.nullable === true && Array.isArray(node.enum) && !node.enum.includes(null)) {
+    return { ...node, enum: [...node.enum, null] };
+  }
   if (!("nullable" in node) || "type" in node) return node;
   const { nullable, ...rest } = node;
   const members = rest.oneOf ?? rest.anyOf;

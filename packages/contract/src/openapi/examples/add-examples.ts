@@ -49,7 +49,8 @@ export function addExamples(doc: JsonObject & { paths: Record<string, Record<str
       for (const [status, response] of Object.entries(operation.responses as Record<string, JsonObject>)) {
         const media = jsonMedia(response);
         if (!media || Number(status) >= 400 || media.example !== undefined) continue;
-        media.example = overlay(sampleOf(media.schema, doc, true), own.response);
+        // Hand-written responses are complete where it matters: only the required fields are sampled under them.
+        media.example = overlay(sampleOf(media.schema, doc, own.response === undefined), own.response);
       }
     }
   }
