@@ -28,6 +28,8 @@ interface OtherResponse {
 function successResponses(responses: Record<string, JsonObject>, route: AppRoute, mutating: boolean) {
   const out: Record<string, JsonObject> = {};
   for (const [status, response] of Object.entries(responses)) {
+    // The router's common error responses (every status on every route) give way to errorResponses().
+    if (Number(status) >= 400) continue;
     const other = route.responses[Number(status)] as Partial<OtherResponse> | undefined;
     let documented = response;
     if (other?.contentType === "text/event-stream") {

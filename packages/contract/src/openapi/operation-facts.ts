@@ -40,7 +40,7 @@ export function operationFacts(id: string, route: AppRoute): OperationFacts {
     admin: /\(admin key\)/.test(route.summary ?? ""),
     mutating: route.method !== "GET",
     hasBody,
-    hasInput: hasBody || route.path.includes(":") || route.query != null || route.headers != null,
+    hasInput: hasBody || route.path.includes(":") || isZodType(route.query) || isZodType(route.headers),
     errors,
   };
 }
