@@ -61,7 +61,7 @@ describe("OpenAPI document", () => {
     };
     walk(doc);
     expect(doc.components.schemas.UserEvent.discriminator.mapping["user.message"]).toBe(
-      "#/components/schemas/UserMessageEvent",
+      "#/components/schemas/UserMessageInput",
     );
   });
 

@@ -145,11 +145,13 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   UpdateSessionRequest: request(UpdateSessionSchema),
   SessionEvent: SessionEventSchema,
   SessionEventPage: SessionEventPageSchema,
+  // What clients send; the log's typed entries (`SessionLogEventSchemas` of sessions/log-events.ts, named
+  // `UserMessageEvent`, `AgentMessageEvent`, …) are spread in here in one line where that module exists.
   UserEvent: request(UserEventSchema),
-  UserMessageEvent: request(UserMessageEventSchema),
-  UserInterruptEvent: request(UserInterruptEventSchema),
-  UserToolConfirmationEvent: request(UserToolConfirmationEventSchema),
-  UserCustomToolResultEvent: request(UserCustomToolResultEventSchema),
+  UserMessageInput: request(UserMessageEventSchema),
+  UserInterruptInput: request(UserInterruptEventSchema),
+  UserToolConfirmationInput: request(UserToolConfirmationEventSchema),
+  UserCustomToolResultInput: request(UserCustomToolResultEventSchema),
   IngestEventsRequest: request(IngestEventsSchema),
   IngestAcknowledgement: IngestAcknowledgementSchema,
   Artifact: ArtifactSchema,
