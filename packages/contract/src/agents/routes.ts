@@ -96,7 +96,7 @@ export const agentsContract = c.router(
       body: DuplicateAgentSchema,
       responses: { 201: AgentSchema },
       summary: "Copy the current configuration (and MCP credentials) into a new agent at version 1",
-      metadata: { errors: ["agent.duplicate_invalid", "agent.invalid_model"] } satisfies RouteDocMetadata,
+      metadata: { errors: ["agent.duplicate_invalid"] } satisfies RouteDocMetadata,
       description:
         "Works on archived agents too: duplicating is how an archived agent is revived. The configuration is validated again for the clone (422 `agent.duplicate_invalid` with the cause); the clone gets its own copy of the MCP header values.",
     },

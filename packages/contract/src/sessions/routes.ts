@@ -53,6 +53,7 @@ export const sessionsContract = c.router(
         "environment, no vaults, no memory. Optional `events` are appended to the new log in the same transaction.",
       metadata: {
         errors: [
+          "agent.not_found",
           "agent.version_not_found",
           "agent.archived",
           "session.environment_not_found",
