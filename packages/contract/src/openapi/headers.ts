@@ -39,6 +39,18 @@ export const HEADERS: Record<string, JsonObject> = {
     description: "`true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`",
     schema: { type: "string", enum: ["true"] },
   },
+  RateLimitLimit: {
+    description: "Requests allowed per minute per API key (present on every answer when the operator sets a limit)",
+    schema: { type: "integer", minimum: 1 },
+  },
+  RateLimitRemaining: {
+    description: "Requests left in the current window",
+    schema: { type: "integer", minimum: 0 },
+  },
+  RateLimitReset: {
+    description: "Seconds until the window ends",
+    schema: { type: "integer", minimum: 1 },
+  },
   RetryAfter: {
     description: "Seconds to wait before retrying",
     schema: { type: "integer", minimum: 1 },
@@ -51,6 +63,13 @@ export function responseHeaders(status: number, mutating: boolean): JsonObject {
   return {
     "X-Request-Id": headerRef("XRequestId"),
     ...(status === 429 || status === 503 ? { "Retry-After": headerRef("RetryAfter") } : {}),
+    ...(status === 429
+      ? {
+          "RateLimit-Limit": headerRef("RateLimitLimit"),
+          "RateLimit-Remaining": headerRef("RateLimitRemaining"),
+          "RateLimit-Reset": headerRef("RateLimitReset"),
+        }
+      : {}),
     ...(mutating && status < 300 ? { "Idempotent-Replayed": headerRef("IdempotentReplayed") } : {}),
   };
 }
