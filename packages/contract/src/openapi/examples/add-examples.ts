@@ -1,6 +1,7 @@
 import { sample } from "openapi-sampler";
 import { isObject, type Json, type JsonObject } from "../json.js";
 import { HAND_WRITTEN_EXAMPLES } from "./hand-written.js";
+import { pathParameterExample } from "./path-examples.js";
 import { addPatternExamples } from "./pattern-examples.js";
 
 type Schema = Parameters<typeof sample>[0];
@@ -42,7 +43,12 @@ export function addExamples(doc: JsonObject & { paths: Record<string, Record<str
       const own = HAND_WRITTEN_EXAMPLES[String(operation.operationId)] ?? {};
       for (const parameter of (operation.parameters ?? []) as JsonObject[]) {
         if (parameter.$ref || parameter.example !== undefined) continue;
-        parameter.example = own.parameters?.[String(parameter.name)] ?? sampleOf(parameter.schema, doc);
+        const name = String(parameter.name);
+        const tag = String((operation.tags as string[] | undefined)?.[0]);
+        parameter.example =
+          own.parameters?.[name] ??
+          (parameter.in === "path" ? pathParameterExample(name, tag) : undefined) ??
+          sampleOf(parameter.schema, doc);
       }
       const body = jsonMedia(operation.requestBody as JsonObject | undefined);
       if (body) body.example = overlay(sampleOf(body.schema, doc), own.request);
