@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "../src/common/errors.js";
 import { buildOpenApiDocument } from "../src/openapi/index.js";
@@ -139,6 +141,11 @@ describe("OpenAPI document", () => {
       }
     }
     expect(op("agents.create").requestBody.content["application/json"].example.name).toBe("Support triage");
+  });
+
+  it("is the committed openapi.json (run `pnpm openapi` after changing the contract)", () => {
+    const committed = readFileSync(join(import.meta.dirname, "..", "openapi.json"), "utf8");
+    expect(committed).toBe(`${JSON.stringify(doc, null, 2)}\n`);
   });
 
   it("is deterministic", () => {
