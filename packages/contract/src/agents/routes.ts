@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
+import type { RouteDocMetadata } from "../openapi/operation-facts.js";
 import { CreateAgentSchema, UpdateAgentSchema } from "./config.js";
 import {
   AgentPathSchema,
@@ -25,6 +26,20 @@ export const agentsContract = c.router(
       body: CreateAgentSchema,
       responses: { 201: AgentSchema },
       summary: "Create an agent (publishes version 1)",
+      metadata: {
+        errors: [
+          "agent.invalid_roster",
+          "agent.unknown_knowledge_base",
+          "agent.environment_not_found",
+          "agent.vault_not_found",
+          "agent.memory_store_not_found",
+          "agent.skill_not_found",
+          "serverless.tool_not_found",
+          "agent.invalid_model",
+        ],
+      } satisfies RouteDocMetadata,
+      description:
+        "Validates every reference (environment, vaults, memory stores, knowledge bases, skills, serverless tools, roster entries) against the project and workspace; a 422 names the first one that cannot be used. MCP header values are stored sealed: reads only return their names in `headerKeys`.",
     },
     list: {
       method: "GET",
@@ -33,6 +48,8 @@ export const agentsContract = c.router(
       query: ListAgentsQuerySchema,
       responses: { 200: cursorPage(AgentSchema) },
       summary: "List agents, newest first, filtered by status and name",
+      description:
+        "Items are agent records at their current version. `status` defaults to `active`; `name` matches a case-insensitive substring.",
     },
     get: {
       method: "GET",
@@ -41,6 +58,9 @@ export const agentsContract = c.router(
       query: GetAgentQuerySchema,
       responses: { 200: AgentSchema },
       summary: "Get an agent at its current version, or at `?version=`",
+      metadata: { errors: ["agent.version_not_found"] } satisfies RouteDocMetadata,
+      description:
+        "With `?version=`, the record as that version was published (404 `agent.version_not_found` when it never existed); `updatedAt` is then the publication time.",
     },
     update: {
       method: "POST",
@@ -54,6 +74,20 @@ export const agentsContract = c.router(
         "their value; lists and configuration objects replace the whole value; `metadata` merges by key (an empty " +
         "string removes a key); `null` clears only `multiagent`, `browser`, `defaults` and `recordBrowser`. A patch " +
         "that changes nothing publishes nothing and returns the agent.",
+      metadata: {
+        errors: [
+          "agent.version_conflict",
+          "agent.archived",
+          "agent.invalid_roster",
+          "agent.unknown_knowledge_base",
+          "agent.environment_not_found",
+          "agent.vault_not_found",
+          "agent.memory_store_not_found",
+          "agent.skill_not_found",
+          "serverless.tool_not_found",
+          "agent.invalid_model",
+        ],
+      } satisfies RouteDocMetadata,
     },
     duplicate: {
       method: "POST",
@@ -62,6 +96,9 @@ export const agentsContract = c.router(
       body: DuplicateAgentSchema,
       responses: { 201: AgentSchema },
       summary: "Copy the current configuration (and MCP credentials) into a new agent at version 1",
+      metadata: { errors: ["agent.duplicate_invalid"] } satisfies RouteDocMetadata,
+      description:
+        "Works on archived agents too: duplicating is how an archived agent is revived. The configuration is validated again for the clone (422 `agent.duplicate_invalid` with the cause); the clone gets its own copy of the MCP header values.",
     },
     archive: {
       method: "POST",
@@ -70,6 +107,8 @@ export const agentsContract = c.router(
       body: ArchiveAgentSchema,
       responses: { 200: AgentSchema },
       summary: "Archive an agent (idempotent); it then refuses writes and new roster links",
+      description:
+        "Archiving again keeps the first `archivedAt`. Sessions and roster entries already pinned keep working; writes, new sessions, experiments and roster links are refused with 409 `agent.archived`.",
     },
     restore: {
       method: "POST",
@@ -86,6 +125,9 @@ export const agentsContract = c.router(
       description:
         "The body carries only the current version you expect. The source configuration is validated again " +
         "(422 `agent.restore_invalid` names the version and the cause) and today's MCP credentials are kept.",
+      metadata: {
+        errors: ["agent.version_not_found", "agent.version_conflict", "agent.archived", "agent.restore_invalid"],
+      } satisfies RouteDocMetadata,
     },
     rotateMcpHeaders: {
       method: "PUT",
@@ -94,6 +136,9 @@ export const agentsContract = c.router(
       body: RotateMcpHeadersSchema,
       responses: { 200: McpHeadersRotationSchema },
       summary: "Set MCP header values of a declared server without publishing a version",
+      metadata: { errors: ["agent.mcp_server_not_found", "agent.archived"] } satisfies RouteDocMetadata,
+      description:
+        "Merges the headers by name into the stored set and applies at once, running sessions included (credentials are read when connecting to the server). `version` does not change. 404 `agent.mcp_server_not_found` when the current configuration declares no server of that name.",
     },
     listVersions: {
       method: "GET",
@@ -102,6 +147,8 @@ export const agentsContract = c.router(
       query: PageQuerySchema,
       responses: { 200: cursorPage(AgentSchema) },
       summary: "Version history, newest first (each item is the agent record at that version)",
+      description:
+        "Versions are immutable: each item is the agent record exactly as that version was published (MCP header names only).",
     },
   },
   routerOptions,

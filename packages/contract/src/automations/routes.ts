@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cursorPage } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
+import type { RouteDocMetadata } from "../openapi/operation-facts.js";
 import {
   AutomationListQuery,
   AutomationSchema,
@@ -35,6 +36,16 @@ export const automationsContract = c.router(
       description:
         "Validates the references (agent, pinned version, environment, vaults, memory stores) and, for a schedule, " +
         "the cron expression and time zone; an enabled schedule is armed in the same transaction.",
+      metadata: {
+        errors: [
+          "agent.not_found",
+          "automation.agent_archived",
+          "automation.agent_version_not_found",
+          "automation.environment_not_found",
+          "automation.vault_not_found",
+          "automation.memory_store_not_found",
+        ],
+      } satisfies RouteDocMetadata,
     },
     list: {
       method: "GET",
@@ -43,6 +54,7 @@ export const automationsContract = c.router(
       query: AutomationListQuery,
       responses: { 200: cursorPage(AutomationSchema) },
       summary: "List automations, newest first",
+      description: "Schedule triggers are returned with their defaults filled in (`overlap`, `jitterSeconds`).",
     },
     parseSchedule: {
       method: "POST",
@@ -54,6 +66,7 @@ export const automationsContract = c.router(
       description:
         "Deterministic (no model): returns the cron expression, the time zone, a description and the next fire " +
         "times. Text it cannot understand is 422 `automation.unparseable_schedule`; an unknown time zone is 400.",
+      metadata: { errors: ["automation.unparseable_schedule"] } satisfies RouteDocMetadata,
     },
     get: {
       method: "GET",
@@ -61,6 +74,8 @@ export const automationsContract = c.router(
       pathParams: AutomationParams,
       responses: { 200: AutomationSchema },
       summary: "Get an automation",
+      description:
+        "`agentVersion: null` means the agent's current version at each firing; schedule triggers come with their defaults filled in.",
     },
     update: {
       method: "PATCH",
@@ -73,6 +88,15 @@ export const automationsContract = c.router(
         "Only present fields change; `agentVersion`, `environmentId` and `description` accept null to clear. " +
         "References are validated again only where they changed. A schedule change, enabling or disabling re-arms " +
         "or removes the schedule in the same transaction.",
+      metadata: {
+        errors: [
+          "automation.agent_archived",
+          "automation.agent_version_not_found",
+          "automation.environment_not_found",
+          "automation.vault_not_found",
+          "automation.memory_store_not_found",
+        ],
+      } satisfies RouteDocMetadata,
     },
     remove: {
       method: "DELETE",

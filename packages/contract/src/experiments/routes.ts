@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
+import type { RouteDocMetadata } from "../openapi/operation-facts.js";
 import {
   CreateExperimentSchema,
   ExperimentCompareQuery,
@@ -31,6 +32,18 @@ export const experimentsContract = c.router(
         "is missing (404), archived (409 `agent.archived`) or the version missing (404 `agent.version_not_found`), " +
         "the dataset is empty (400 `experiment.empty_dataset`), an agent task has more than 200 cases (400 " +
         "`experiment.too_many_cases`), or a blocking budget is exhausted (403 `budget.exceeded`).",
+      metadata: {
+        errors: [
+          "dataset.not_found",
+          "agent.not_found",
+          "agent.version_not_found",
+          "agent.archived",
+          "experiment.empty_dataset",
+          "experiment.too_many_cases",
+          "experiment.invalid_model",
+          "budget.exceeded",
+        ],
+      } satisfies RouteDocMetadata,
     },
     list: {
       method: "GET",
@@ -39,6 +52,7 @@ export const experimentsContract = c.router(
       query: ExperimentListQuery,
       responses: { 200: cursorPage(ExperimentSchema) },
       summary: "List experiments, newest first",
+      description: "`datasetId` keeps only the experiments over that dataset.",
     },
     get: {
       method: "GET",
@@ -46,6 +60,8 @@ export const experimentsContract = c.router(
       pathParams: ExperimentParams,
       responses: { 200: ExperimentSchema },
       summary: "Get an experiment: status, progress and, once completed, its totals",
+      description:
+        "`status` goes `pending` → `running` → `completed` or `failed`; `totals` stays null until the end. A failing case does not fail the experiment: it is a result with `status: error`.",
     },
     results: {
       method: "GET",
@@ -67,6 +83,7 @@ export const experimentsContract = c.router(
         "Per scorer the difference of mean score and pass rate, and the cases that went from pass to fail " +
         "(regressions) and from fail to pass (improvements). A baseline over another dataset is 422 " +
         "`experiment.not_comparable`.",
+      metadata: { errors: ["experiment.not_comparable"] } satisfies RouteDocMetadata,
     },
   },
   routerOptions,

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildOpenApiDocument } from "../openapi.js";
+import { buildOpenApiDocument } from "../openapi/index.js";
 
 const file = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "openapi.json");
 const fresh = `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cursorPage } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
+import type { RouteDocMetadata } from "../openapi/operation-facts.js";
 import { IngestEventsSchema, IngestedEventSchema, SessionEventListQuery, SessionEventPageSchema } from "./events.js";
 import { CreateSessionSchema, SessionListQuery, SessionSchema, UpdateSessionSchema } from "./sessions.js";
 
@@ -50,6 +51,17 @@ export const sessionsContract = c.router(
         "`vaultIds` and `resources`: the value sent (presence is the signal: `[]` means none, `environmentId: null` " +
         "the project's default environment), else the agent version's `defaults`, else the project default " +
         "environment, no vaults, no memory. Optional `events` are appended to the new log in the same transaction.",
+      metadata: {
+        errors: [
+          "agent.not_found",
+          "agent.version_not_found",
+          "agent.archived",
+          "session.environment_not_found",
+          "session.vault_not_found",
+          "session.memory_store_not_found",
+          "budget.exceeded",
+        ],
+      } satisfies RouteDocMetadata,
     },
     list: {
       method: "GET",
@@ -58,6 +70,8 @@ export const sessionsContract = c.router(
       query: SessionListQuery,
       responses: { 200: cursorPage(SessionSchema) },
       summary: "List sessions, newest first",
+      description:
+        "Filters combine: `agent`, `status`, `archived` and any number of `metadata[key]=value` pairs (a session must have them all).",
     },
     get: {
       method: "GET",
@@ -65,6 +79,8 @@ export const sessionsContract = c.router(
       pathParams: SessionParams,
       responses: { 200: SessionSchema },
       summary: "Get a session: metadata and status",
+      description:
+        "`status` and `stopReason` say whether the agent is working or waiting: `requires_action` means a tool waits for a `user.tool_confirmation` event.",
     },
     update: {
       method: "PATCH",
@@ -84,6 +100,8 @@ export const sessionsContract = c.router(
       body: c.noBody(),
       responses: { 200: SessionSchema },
       summary: "Archive a session (idempotent); it then refuses new events",
+      description:
+        "Archiving again keeps the first archive time. An archived session can still be read, renamed and deleted; new events are refused with 409 `session.archived`.",
     },
     remove: {
       method: "DELETE",
@@ -92,6 +110,7 @@ export const sessionsContract = c.router(
       body: c.noBody(),
       responses: { 204: c.noBody() },
       summary: "Delete a session and its log",
+      description: "The event log and the loop's state go with it; this cannot be undone.",
     },
     ingestEvents: {
       method: "POST",
@@ -105,6 +124,7 @@ export const sessionsContract = c.router(
         "and the agent processes them asynchronously (follow the log). An event whose `idempotencyKey` the session " +
         "already has is not appended again: it is acknowledged with `duplicate: true` and its original `seq` and `id`, " +
         "with the same status code, so a retry needs no special handling.",
+      metadata: { errors: ["session.archived", "session.invalid_event"] } satisfies RouteDocMetadata,
     },
     listEvents: {
       method: "GET",

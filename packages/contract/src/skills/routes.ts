@@ -2,6 +2,7 @@ import { z } from "zod";
 import { LIMITS } from "../common/limits.js";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
+import type { RouteDocMetadata } from "../openapi/operation-facts.js";
 import {
   CreateSkillSchema,
   PublishSkillSchema,
@@ -42,6 +43,7 @@ export const skillsContract = c.router(
         "whose YAML frontmatter has `name` and `description`, at the root or at the root of one top-level folder " +
         "(`entry` is that file's path). A `manifest.entry` that is not among the files, or a file set with no " +
         "usable `SKILL.md`, is 422 `skill.invalid_manifest`.",
+      metadata: { errors: ["skill.invalid_manifest"] } satisfies RouteDocMetadata,
     },
     publish: {
       method: "POST",
@@ -55,6 +57,9 @@ export const skillsContract = c.router(
         "success, current + 1 is published atomically and becomes current. If another publish happened in between, " +
         "409 `skill.version_conflict` and nothing is written. An archived skill answers 409 `skill.archived`. " +
         "Earlier versions never change.",
+      metadata: {
+        errors: ["skill.version_conflict", "skill.archived", "skill.invalid_manifest"],
+      } satisfies RouteDocMetadata,
     },
     list: {
       method: "GET",
@@ -62,6 +67,7 @@ export const skillsContract = c.router(
       query: SkillListQuerySchema,
       responses: { 200: cursorPage(SkillSummarySchema) },
       summary: "List the workspace's skills, newest first",
+      description: "`status` defaults to `active`; `name` matches a case-insensitive substring of the skill name.",
     },
     get: {
       method: "GET",
@@ -70,6 +76,9 @@ export const skillsContract = c.router(
       query: SkillVersionQuerySchema,
       responses: { 200: SkillSchema },
       summary: "Get a skill: manifest and file references of the current or the given version (no file text)",
+      metadata: { errors: ["skill.version_not_found"] } satisfies RouteDocMetadata,
+      description:
+        "File paths with their size and content type, not their text: `GET …/content` returns the text, `GET …/files/{path}` a signed link to one file.",
     },
     listVersions: {
       method: "GET",
@@ -78,6 +87,7 @@ export const skillsContract = c.router(
       query: PageQuerySchema,
       responses: { 200: cursorPage(SkillVersionSummarySchema) },
       summary: "List the published versions of a skill, newest first",
+      description: "Versions are immutable; each entry describes one published version.",
     },
     getContent: {
       method: "GET",
@@ -89,6 +99,7 @@ export const skillsContract = c.router(
       description:
         "`files` has the shape publishing accepts (plus `contentType` and `bytes`), so it can be edited and sent " +
         "back to `POST /v1/skills/:id`. `currentVersion` tells whether `version` is the head. Works on archived skills.",
+      metadata: { errors: ["skill.version_not_found"] } satisfies RouteDocMetadata,
     },
     getFileUrl: {
       method: "GET",
@@ -101,6 +112,7 @@ export const skillsContract = c.router(
         `The URL is absolute, pins the resolved version, is valid for ${SKILL_FILE_URL_TTL_SECONDS} seconds and is ` +
         "served by the platform without an API key (`GET /v1/files/skills/…`). A file not in the version is 404 " +
         "`skill.file_not_found`.",
+      metadata: { errors: ["skill.version_not_found", "skill.file_not_found"] } satisfies RouteDocMetadata,
     },
     archive: {
       method: "POST",
@@ -130,6 +142,9 @@ export const skillsContract = c.router(
         "The URL comes from `GET /v1/skills/:id/files/:path`; no API key is needed. A tampered signature answers " +
         "403 `signature.invalid`, an expired one 403 `signature.expired`. The response is the file itself with its " +
         "`Content-Type`.",
+      metadata: {
+        errors: ["signature.invalid", "signature.expired", "skill.version_not_found", "skill.file_not_found"],
+      } satisfies RouteDocMetadata,
     },
   },
   routerOptions,

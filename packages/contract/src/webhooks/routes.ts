@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
+import type { RouteDocMetadata } from "../openapi/operation-facts.js";
 import {
   CreateWebhookSchema,
   RotatedWebhookSecretSchema,
@@ -24,6 +25,7 @@ export const webhooksContract = c.router(
       responses: { 201: WebhookWithSecretSchema },
       summary: "Create a webhook endpoint (admin key)",
       description: "Answers with the endpoint and its signing secret, shown only here (and at rotation).",
+      metadata: { errors: ["webhook.project_not_found"] } satisfies RouteDocMetadata,
     },
     list: {
       method: "GET",
@@ -46,6 +48,7 @@ export const webhooksContract = c.router(
       body: UpdateWebhookSchema,
       responses: { 200: WebhookSchema },
       summary: "Change a webhook endpoint's url, events, projects, description or enabled flag (admin key)",
+      metadata: { errors: ["webhook.project_not_found"] } satisfies RouteDocMetadata,
     },
     remove: {
       method: "DELETE",
@@ -89,6 +92,7 @@ export const webhooksContract = c.router(
       body: c.noBody(),
       responses: { 202: WebhookDeliverySchema },
       summary: "Deliver an event again, as a new delivery with the same event id (admin key)",
+      metadata: { errors: ["webhook.delivery_not_found"] } satisfies RouteDocMetadata,
     },
   },
   routerOptions,
