@@ -8,9 +8,9 @@ import type { z } from "zod";
 export type ApiErrorCode = ErrorCode | (string & {});
 
 /** `details` by code: typed where the contract documents them, loose otherwise. */
-export type ApiErrorDetails<C extends ApiErrorCode> = C extends "request.invalid"
+export type ApiErrorDetails<C extends ApiErrorCode> = [C] extends ["request.invalid"]
   ? { issues: ValidationIssue[] }
-  : C extends "budget.exceeded"
+  : [C] extends ["budget.exceeded"]
     ? z.infer<typeof BudgetExceededDetailsSchema>
     : Record<string, unknown> | undefined;
 

@@ -162,7 +162,7 @@ describe("AgentPlatform resources", () => {
     const newerServer: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
       if (!new URL(String(input)).pathname.includes("/sessions/")) return response;
-      const body = { ...(await response.json()), status: "sleeping", mood: "calm" };
+      const body = { ...((await response.json()) as object), status: "sleeping", mood: "calm" };
       return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
     };
     const issues: string[] = [];
