@@ -6,6 +6,7 @@ import {
   TimeoutError,
 } from "@agent-platform/sdk";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { backoffDelay, retryAfterMs } from "../../../../packages/sdk/src/retry.js";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
@@ -88,5 +89,20 @@ describe("SDK retries and timeouts", () => {
     setTimeout(() => controller.abort(new Error("stop")), 100);
     await expect(pending).rejects.toThrow("stop");
     expect(proxy.seen).toHaveLength(1);
+  });
+
+  it("reads Retry-After as seconds or an HTTP date, and backs off exponentially with jitter otherwise", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(retryAfterMs("3", now)).toBe(3000);
+    expect(retryAfterMs("Thu, 01 Jan 2026 00:00:05 GMT", now)).toBe(5000);
+    expect(retryAfterMs("Wed, 31 Dec 2025 23:59:00 GMT", now)).toBe(0);
+    expect(retryAfterMs("soon", now)).toBeUndefined();
+    expect(retryAfterMs(null, now)).toBeUndefined();
+    expect(backoffDelay(0, 100, "120")).toBe(60_000);
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const delay = backoffDelay(attempt, 100);
+      expect(delay).toBeGreaterThanOrEqual(50 * 2 ** attempt);
+      expect(delay).toBeLessThanOrEqual(100 * 2 ** attempt);
+    }
   });
 });
