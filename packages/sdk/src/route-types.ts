@@ -21,7 +21,27 @@ export type PositionalParams<P extends string> = P extends `/v1/projects/:projec
   ? ParamNames<`/${Rest}`>
   : ParamNames<P>;
 
-type ToArgs<T> = { [K in keyof T]: string | number };
+type Id = string | number;
+/** Path parameters as arguments, named like the contract's (for editors) where the shape is a known one. */
+type ToArgs<T> = T extends []
+  ? []
+  : T extends ["id"]
+    ? [id: Id]
+    : T extends ["projectId"]
+      ? [projectId: Id]
+      : T extends ["id", "version"]
+        ? [id: Id, version: Id]
+        : T extends ["id", "name"]
+          ? [id: Id, name: Id]
+          : T extends ["id", "path"]
+            ? [id: Id, path: Id]
+            : T extends ["id", "deliveryId"]
+              ? [id: Id, deliveryId: Id]
+              : T extends ["id", "documentId"]
+                ? [id: Id, documentId: Id]
+                : T extends ["id", "version", "path"]
+                  ? [id: Id, version: Id, path: Id]
+                  : { [K in keyof T]: Id };
 type PathArgs<R extends AppRoute> = ToArgs<PositionalParams<R["path"]>>;
 
 /** The body of a mutation, else the query; never when the route takes neither. */
