@@ -126,7 +126,7 @@ describe("OpenAPI document", () => {
     expect(ok.description).toContain(": ping");
     const media = ok.content["text/event-stream"];
     expect(media.example).toMatch(/^id: 1\nevent: user\.message\ndata: \{/);
-    expect(media.schema["x-event-schema"]).toEqual({ $ref: "#/components/schemas/SessionEvent" });
+    expect(media.schema["x-event-schema"]).toEqual({ $ref: "#/components/schemas/SessionLogEntry" });
   });
 
   it("gives every operation a request and a response example", () => {

@@ -17,14 +17,20 @@ describe("normalizeSchema (OpenAPI 3.0 nullable rules)", () => {
   });
 
   it("moves nullable onto the first typed member of a union and lists null in nullable enums", () => {
-    expect(normalizeSchema({ nullable: true, oneOf: [ref("A"), { type: "string" }] })).toEqual({
-      oneOf: [ref("A"), { type: "string", nullable: true }],
+    expect(normalizeSchema({ nullable: true, anyOf: [ref("A"), { type: "string" }] })).toEqual({
+      anyOf: [ref("A"), { type: "string", nullable: true }],
     });
     expect(normalizeSchema({ type: "string", enum: ["a"], nullable: true })).toEqual({
       type: "string",
       enum: ["a", null],
       nullable: true,
     });
+  });
+
+  it("writes a plain union as anyOf (first member that parses) and keeps a discriminated union oneOf", () => {
+    expect(normalizeSchema({ oneOf: [ref("A"), ref("B")] })).toEqual({ anyOf: [ref("A"), ref("B")] });
+    const discriminated = { oneOf: [ref("A"), ref("B")], discriminator: { propertyName: "type" } };
+    expect(normalizeSchema(discriminated)).toEqual(discriminated);
   });
 
   it("leaves examples alone", () => {

@@ -1,5 +1,5 @@
-import { apiErrorOf } from "./api-error.js";
-import type { ClientOptions } from "./client.js";
+import { apiErrorOf } from "./errors.js";
+import type { ClientOptions } from "./legacy-client.js";
 import { fillPath } from "./request-path.js";
 
 export interface WorkspaceFileRef {

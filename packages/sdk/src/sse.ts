@@ -4,8 +4,14 @@ export interface SseMessage {
   data: string;
 }
 
-/** Parses a Server-Sent Events byte stream into messages (comments such as heartbeats are skipped). */
-export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage, void, undefined> {
+/**
+ * Parses a Server-Sent Events byte stream into messages (comments such as heartbeats are skipped); `onChunk` is called
+ * for every chunk read, heartbeats included.
+ */
+export async function* parseSse(
+  body: ReadableStream<Uint8Array>,
+  onChunk?: () => void,
+): AsyncGenerator<SseMessage, void, undefined> {
   const decoder = new TextDecoder();
   let buffer = "";
   let message: { id?: string; event?: string; data: string[] } = { data: [] };
@@ -14,6 +20,7 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerato
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
+      onChunk?.();
       buffer += decoder.decode(value, { stream: true });
       let newline = buffer.search(/\r?\n/);
       while (newline >= 0) {

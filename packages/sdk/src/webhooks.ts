@@ -1,7 +1,14 @@
 import type { WebhookEvent } from "@agent-platform/contract";
-import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import { WebhookVerificationError as LibraryVerificationError, Webhook } from "standardwebhooks";
+import { AgentPlatformError } from "./errors.js";
 
-export { WebhookVerificationError };
+/**
+ * A delivery that is not authentic or too old. The SDK's own class (not the library's), so that its declarations need
+ * no Node.js types.
+ */
+export class WebhookVerificationError extends AgentPlatformError {
+  override name = "WebhookVerificationError";
+}
 
 /**
  * Verifies a webhook delivery and returns its event: the signature (`webhook-signature`, any of its `v1,` entries —
@@ -32,6 +39,11 @@ export function verifyWebhook(
     plain[name] = value;
   }
   const text = typeof body === "string" ? body : new TextDecoder().decode(body);
-  // The verified JSON as sent: fields and event types added later are passed through, not refused or stripped.
-  return new Webhook(secret).verify(text, plain) as WebhookEvent;
+  try {
+    // The verified JSON as sent: fields and event types added later are passed through, not refused or stripped.
+    return new Webhook(secret).verify(text, plain) as WebhookEvent;
+  } catch (error) {
+    if (error instanceof LibraryVerificationError) throw new WebhookVerificationError(error.message, { cause: error });
+    throw error;
+  }
 }

@@ -7,7 +7,7 @@ export const EVENT_STREAM_DESCRIPTION = [
   "```",
   "id: <seq>",
   "event: <entry type, e.g. agent.message>",
-  "data: <the log entry as one line of JSON: a SessionEvent>",
+  "data: <the log entry as one line of JSON: a SessionLogEntry>",
   "",
   "```",
   "",
@@ -45,13 +45,13 @@ export const EVENT_STREAM_EXAMPLE = `${EXAMPLE_ENTRIES.map(
   (e) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`,
 ).join("")}: ping\n\n`;
 
-/** The `text/event-stream` media type: the frames as text, each `data:` line being a SessionEvent. */
+/** The `text/event-stream` media type: the frames as text, each `data:` line being a SessionLogEntry. */
 export function eventStreamMedia(): JsonObject {
   return {
     schema: {
       type: "string",
-      description: "SSE frames; the JSON of each `data:` line is a SessionEvent",
-      "x-event-schema": schemaRef("SessionEvent"),
+      description: "SSE frames; the JSON of each `data:` line is a SessionLogEntry",
+      "x-event-schema": schemaRef("SessionLogEntry"),
     },
     example: EVENT_STREAM_EXAMPLE,
   };

@@ -21,12 +21,23 @@ function fixNullable(node: JsonObject): JsonObject {
   return rest.oneOf ? { ...rest, oneOf: withNull } : { ...rest, anyOf: withNull };
 }
 
+/**
+ * A `z.union` takes the first member that parses, so a value may match several: that is `anyOf`. The converter writes
+ * `oneOf`, which forbids matching two (a known log entry also matches the open `SessionEvent`). A discriminated union
+ * (it has a `discriminator`) stays `oneOf`: its members exclude each other.
+ */
+function unionAsAnyOf(node: JsonObject): JsonObject {
+  if (!Array.isArray(node.oneOf) || "discriminator" in node) return node;
+  const { oneOf, ...rest } = node;
+  return { ...rest, anyOf: oneOf };
+}
+
 /** Applies the 3.0 fixes to every schema object below `node` (examples are left as they are). */
 export function normalizeSchema<T extends Json | undefined>(node: T): T {
   if (Array.isArray(node)) return node.map((n) => normalizeSchema(n)) as T;
   if (!isObject(node)) return node;
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(fixNullable(node))) {
+  for (const [key, value] of Object.entries(unionAsAnyOf(fixNullable(node)))) {
     out[key] = key === "example" || key === "examples" || key === "default" ? value : normalizeSchema(value);
   }
   return out as T;

@@ -73,7 +73,6 @@ import {
 import { CreateVaultSchema, UpdateVaultSecretsSchema, VaultSchema } from "../resources/vaults.js";
 import {
   IngestEventsSchema,
-  SessionEventPageSchema,
   SessionEventSchema,
   UserCustomToolResultEventSchema,
   UserEventSchema,
@@ -87,6 +86,12 @@ import {
   WorkspaceFileListSchema,
   WorkspaceFileSchema,
 } from "../sessions/files.js";
+import {
+  SessionEventPageSchema,
+  SessionLogEntrySchema,
+  SessionLogEventSchema,
+  SessionLogEventSchemas,
+} from "../sessions/log-events.js";
 import { IngestAcknowledgementSchema } from "../sessions/routes.js";
 import { CreateSessionSchema, SessionSchema, UpdateSessionSchema } from "../sessions/sessions.js";
 import {
@@ -145,8 +150,12 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   UpdateSessionRequest: request(UpdateSessionSchema),
   SessionEvent: SessionEventSchema,
   SessionEventPage: SessionEventPageSchema,
-  // What clients send; the log's typed entries (`SessionLogEventSchemas` of sessions/log-events.ts, named
-  // `UserMessageEvent`, `AgentMessageEvent`, …) are spread in here in one line where that module exists.
+  // The log's typed entries (`UserMessageEvent`, `AgentMessageEvent`, …), their union, and a page's entry (a known
+  // type, or one a newer server added).
+  ...SessionLogEventSchemas,
+  SessionLogEvent: SessionLogEventSchema,
+  SessionLogEntry: SessionLogEntrySchema,
+  // What clients send.
   UserEvent: request(UserEventSchema),
   UserMessageInput: request(UserMessageEventSchema),
   UserInterruptInput: request(UserInterruptEventSchema),

@@ -123,8 +123,8 @@ export const SessionEventListQuery = z.object({
 });
 
 /**
- * A log entry: `{ seq, id, type, createdAt, ...payload }`. User events carry the fields they were sent with (without
- * `idempotencyKey`); platform events (`session.status_running`, `agent.message`, `agent.tool_use`, …) their own.
+ * A log entry of any type: `{ seq, id, type, createdAt, ...payload }`, unknown fields kept. The typed entries are in
+ * `log-events.ts` (`SessionLogEventSchema`); this is the fallback for types a newer server adds.
  */
 export const SessionEventSchema = z
   .object({
@@ -135,15 +135,6 @@ export const SessionEventSchema = z
   })
   .passthrough()
   .describe("Session log entry: these fields plus the type's payload");
-
-export const SessionEventPageSchema = z.object({
-  data: z.array(SessionEventSchema),
-  hasMore: z.boolean(),
-  nextAfterSeq: z
-    .number()
-    .int()
-    .describe("Pass as the next `afterSeq`: the `seq` of the last entry returned, or the `afterSeq` sent when none"),
-});
 
 export const IngestedEventSchema = z.object({
   seq: z.number().int(),
@@ -157,5 +148,4 @@ export const IngestedEventSchema = z.object({
 
 export type UserEvent = z.infer<typeof UserEventSchema>;
 export type SessionEvent = z.infer<typeof SessionEventSchema>;
-export type SessionEventPage = z.infer<typeof SessionEventPageSchema>;
 export type IngestedEvent = z.infer<typeof IngestedEventSchema>;

@@ -1,4 +1,5 @@
 export * from "./events.js";
 export * from "./files.js";
+export * from "./log-events.js";
 export * from "./routes.js";
 export * from "./sessions.js";

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { cursorPage } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
 import type { RouteDocMetadata } from "../openapi/operation-facts.js";
-import { IngestEventsSchema, IngestedEventSchema, SessionEventListQuery, SessionEventPageSchema } from "./events.js";
+import { IngestEventsSchema, IngestedEventSchema, SessionEventListQuery } from "./events.js";
+import { SessionEventPageSchema } from "./log-events.js";
 import { CreateSessionSchema, SessionListQuery, SessionSchema, UpdateSessionSchema } from "./sessions.js";
 
 const PathId = z.string().min(1).max(128);

@@ -1,0 +1,248 @@
+import { z } from "zod";
+import { Timestamp } from "../common/fields.js";
+import { SessionEventSchema } from "./events.js";
+import { PendingActionSchema, StopReasonSchema } from "./sessions.js";
+
+/**
+ * The entries the server writes to a session log, one schema per `type` (apps/server: `sessions/user-events.ts` stores
+ * user events without their `idempotencyKey`; `runtime/loop/events.ts` and `toolset.ts` build the platform's). Each is
+ * `{ seq, id, type, createdAt }` plus the type's payload. The server may add types and fields: read the log with
+ * `SessionLogEntrySchema`, which also accepts entries these schemas do not know.
+ */
+
+const TextContentSchema = z
+  .array(z.object({ type: z.literal("text"), text: z.string().describe("The text") }).describe("A text part"))
+  .describe("Text parts");
+
+function logEvent<T extends string, S extends z.ZodRawShape>(type: T, payload: S, description: string) {
+  return z
+    .object({
+      seq: z.number().int().min(1).describe("Position in the log: 1, 2, 3… without gaps"),
+      id: z.string().describe("`evt_` id; a tool use is answered by the id of its event"),
+      type: z.literal(type).describe("Entry type"),
+      createdAt: Timestamp.describe("When the entry was appended"),
+      ...payload,
+    })
+    .describe(description);
+}
+
+const toolInput = z.unknown().describe("The arguments the model passed, as JSON (normally an object)");
+const requiresConfirmation = z
+  .literal(true)
+  .optional()
+  .describe("Present when the tool's policy is `always_ask`: the turn waits for a `user.tool_confirmation`");
+const toolResultPayload = {
+  toolUseId: z.string().describe("`id` of the tool-use entry this answers"),
+  content: TextContentSchema.describe("The tool's output (or the failure, with `isError`)"),
+  isError: z.boolean().describe("The tool failed, was denied, interrupted or not run"),
+};
+
+export const UserMessageLogEventSchema = logEvent(
+  "user.message",
+  { content: TextContentSchema.describe("The message") },
+  "A user message (as sent, without its idempotencyKey); delegated sessions start with one carrying the task",
+);
+
+export const UserInterruptLogEventSchema = logEvent(
+  "user.interrupt",
+  {},
+  "A request to stop the running turn (sent by a client, or by a coordinator cancelling a delegation)",
+);
+
+export const UserToolConfirmationLogEventSchema = logEvent(
+  "user.tool_confirmation",
+  {
+    toolUseId: z.string().describe("`id` of the confirmed tool-use entry"),
+    result: z.enum(["allow", "deny"]).describe("The decision"),
+    denyMessage: z.string().optional().describe("With `deny`: the reason the model is told"),
+  },
+  "An answer to a tool use that waited for confirmation",
+);
+
+export const UserCustomToolResultLogEventSchema = logEvent(
+  "user.custom_tool_result",
+  {
+    customToolUseId: z.string().describe("`id` of the answered `agent.custom_tool_use` entry"),
+    content: TextContentSchema.describe("The result"),
+    isError: z.boolean().optional().describe("The tool failed; `content` describes the failure"),
+  },
+  "The result of a custom tool run by the client",
+);
+
+export const SessionStatusRunningLogEventSchema = logEvent(
+  "session.status_running",
+  {},
+  "A turn started: the agent works on the log",
+);
+
+export const SessionStatusIdleLogEventSchema = logEvent(
+  "session.status_idle",
+  {
+    stopReason: StopReasonSchema.describe("Why the turn ended"),
+    pendingActions: z
+      .array(PendingActionSchema)
+      .optional()
+      .describe("Only with `requires_action`: the tool uses waiting for an answer"),
+  },
+  "A turn ended; the session waits for events",
+);
+
+export const SessionErrorLogEventSchema = logEvent(
+  "session.error",
+  {
+    error: z
+      .object({
+        code: z
+          .string()
+          .describe("e.g. `session.operator_required`, `session.loop_failed`, a model or budget failure code"),
+        message: z.string().describe("Readable diagnostic"),
+      })
+      .describe("What failed"),
+  },
+  "The turn failed; a `session.status_idle` with stop reason `error` follows",
+);
+
+export const SessionMcpServerUnavailableLogEventSchema = logEvent(
+  "session.mcp_server_unavailable",
+  {
+    serverName: z.string().describe("The agent's name for the MCP server"),
+    message: z.string().describe("Why its tools could not be listed"),
+  },
+  "An MCP server's tools could not be listed; the turn goes on without them",
+);
+
+export const AgentMessageLogEventSchema = logEvent(
+  "agent.message",
+  { content: TextContentSchema.describe("The model's text") },
+  "Text the model wrote",
+);
+
+export const AgentToolUseLogEventSchema = logEvent(
+  "agent.tool_use",
+  {
+    name: z.string().describe("Tool name (built-in, serverless, skill or `delegate_to_<role>` tools)"),
+    input: toolInput,
+    requiresConfirmation,
+  },
+  "The model calls a tool the platform runs; an `agent.tool_result` answers it",
+);
+
+export const AgentMcpToolUseLogEventSchema = logEvent(
+  "agent.mcp_tool_use",
+  {
+    serverName: z.string().describe("The agent's name for the MCP server"),
+    name: z.string().describe("The tool's name on that server"),
+    input: toolInput,
+    requiresConfirmation,
+  },
+  "The model calls a tool of an MCP server; an `agent.mcp_tool_result` answers it",
+);
+
+export const AgentCustomToolUseLogEventSchema = logEvent(
+  "agent.custom_tool_use",
+  { name: z.string().describe("Custom tool name"), input: toolInput },
+  "The model calls a custom tool: the turn waits for a `user.custom_tool_result` from the client",
+);
+
+export const AgentToolResultLogEventSchema = logEvent(
+  "agent.tool_result",
+  toolResultPayload,
+  "The result of an `agent.tool_use`",
+);
+
+export const AgentMcpToolResultLogEventSchema = logEvent(
+  "agent.mcp_tool_result",
+  toolResultPayload,
+  "The result of an `agent.mcp_tool_use`",
+);
+
+export const AgentUsageLogEventSchema = logEvent(
+  "agent.usage",
+  {
+    model: z.string().describe("`provider/model` that answered"),
+    inputTokens: z.number().int().describe("Prompt tokens of the call"),
+    outputTokens: z.number().int().describe("Completion tokens of the call"),
+    contextSeq: z.number().int().describe("`seq` of the last entry the call had in its context"),
+  },
+  "Token usage of one model call",
+);
+
+/** Every typed log entry by component name (the OpenAPI document registers each under its name). */
+export const SessionLogEventSchemas = {
+  UserMessageEvent: UserMessageLogEventSchema,
+  UserInterruptEvent: UserInterruptLogEventSchema,
+  UserToolConfirmationEvent: UserToolConfirmationLogEventSchema,
+  UserCustomToolResultEvent: UserCustomToolResultLogEventSchema,
+  SessionStatusRunningEvent: SessionStatusRunningLogEventSchema,
+  SessionStatusIdleEvent: SessionStatusIdleLogEventSchema,
+  SessionErrorEvent: SessionErrorLogEventSchema,
+  SessionMcpServerUnavailableEvent: SessionMcpServerUnavailableLogEventSchema,
+  AgentMessageEvent: AgentMessageLogEventSchema,
+  AgentToolUseEvent: AgentToolUseLogEventSchema,
+  AgentMcpToolUseEvent: AgentMcpToolUseLogEventSchema,
+  AgentCustomToolUseEvent: AgentCustomToolUseLogEventSchema,
+  AgentToolResultEvent: AgentToolResultLogEventSchema,
+  AgentMcpToolResultEvent: AgentMcpToolResultLogEventSchema,
+  AgentUsageEvent: AgentUsageLogEventSchema,
+} as const;
+
+/** A log entry of a type this contract knows, discriminated on `type`. */
+export const SessionLogEventSchema = z
+  .discriminatedUnion("type", [
+    UserMessageLogEventSchema,
+    UserInterruptLogEventSchema,
+    UserToolConfirmationLogEventSchema,
+    UserCustomToolResultLogEventSchema,
+    SessionStatusRunningLogEventSchema,
+    SessionStatusIdleLogEventSchema,
+    SessionErrorLogEventSchema,
+    SessionMcpServerUnavailableLogEventSchema,
+    AgentMessageLogEventSchema,
+    AgentToolUseLogEventSchema,
+    AgentMcpToolUseLogEventSchema,
+    AgentCustomToolUseLogEventSchema,
+    AgentToolResultLogEventSchema,
+    AgentMcpToolResultLogEventSchema,
+    AgentUsageLogEventSchema,
+  ])
+  .describe("Session log entry of a known type");
+
+export type UserMessageEvent = z.infer<typeof UserMessageLogEventSchema>;
+export type UserInterruptEvent = z.infer<typeof UserInterruptLogEventSchema>;
+export type UserToolConfirmationEvent = z.infer<typeof UserToolConfirmationLogEventSchema>;
+export type UserCustomToolResultEvent = z.infer<typeof UserCustomToolResultLogEventSchema>;
+export type SessionStatusRunningEvent = z.infer<typeof SessionStatusRunningLogEventSchema>;
+export type SessionStatusIdleEvent = z.infer<typeof SessionStatusIdleLogEventSchema>;
+export type SessionErrorEvent = z.infer<typeof SessionErrorLogEventSchema>;
+export type SessionMcpServerUnavailableEvent = z.infer<typeof SessionMcpServerUnavailableLogEventSchema>;
+export type AgentMessageEvent = z.infer<typeof AgentMessageLogEventSchema>;
+export type AgentToolUseEvent = z.infer<typeof AgentToolUseLogEventSchema>;
+export type AgentMcpToolUseEvent = z.infer<typeof AgentMcpToolUseLogEventSchema>;
+export type AgentCustomToolUseEvent = z.infer<typeof AgentCustomToolUseLogEventSchema>;
+export type AgentToolResultEvent = z.infer<typeof AgentToolResultLogEventSchema>;
+export type AgentMcpToolResultEvent = z.infer<typeof AgentMcpToolResultLogEventSchema>;
+export type AgentUsageEvent = z.infer<typeof AgentUsageLogEventSchema>;
+
+/** A log entry of a known type; narrow on `type`. Newer servers may send other types: keep a default branch. */
+export type SessionLogEvent = z.infer<typeof SessionLogEventSchema>;
+export type SessionLogEventType = SessionLogEvent["type"];
+
+/**
+ * A log entry as the list route returns it: a known type, or any other type (a newer server's) with its fields kept.
+ * Read `type` before the payload.
+ */
+export const SessionLogEntrySchema = z
+  .union([SessionLogEventSchema, SessionEventSchema])
+  .describe("Session log entry: a known type, or a type added later with its own payload");
+
+export const SessionEventPageSchema = z.object({
+  data: z.array(SessionLogEntrySchema),
+  hasMore: z.boolean(),
+  nextAfterSeq: z
+    .number()
+    .int()
+    .describe("Pass as the next `afterSeq`: the `seq` of the last entry returned, or the `afterSeq` sent when none"),
+});
+
+export type SessionLogEntry = z.infer<typeof SessionLogEntrySchema>;
+export type SessionEventPage = z.infer<typeof SessionEventPageSchema>;

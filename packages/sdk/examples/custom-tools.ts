@@ -1,0 +1,28 @@
+import { AgentPlatform } from "@agent-platform/sdk";
+
+const platform = new AgentPlatform();
+const agent = await platform.agents.create({
+  name: "Shop assistant",
+  model: "builtin/echo",
+  tools: [
+    {
+      type: "custom",
+      name: "lookup_order",
+      description: "Looks an order up in the shop's database",
+      inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
+    },
+  ],
+});
+const session = await platform.sessions.create({ agent: agent.id });
+await platform.sessions.send(session.id, "Where is order 42?");
+
+// Your backend runs custom tools: the turn waits for `user.custom_tool_result`.
+for await (const event of platform.sessions.follow(session.id, { until: (e) => e.type === "session.status_idle" })) {
+  if (event.type !== "agent.custom_tool_use") continue;
+  const { orderId } = event.input as { orderId: string };
+  try {
+    await platform.sessions.answerCustomTool(session.id, event.id, `Order ${orderId} shipped yesterday`);
+  } catch (error) {
+    await platform.sessions.answerCustomTool(session.id, event.id, String(error), { isError: true });
+  }
+}

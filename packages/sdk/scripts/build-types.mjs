@@ -1,0 +1,45 @@
+// Declarations of the packed SDK: its own (tsc) plus the contract's, copied under dist/contract, with the SDK's
+// imports of `@agent-platform/contract` pointed there. The contract is bundled into the JS by tsup; its types must
+// travel too, or the package would not typecheck outside this repository.
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const contractOut = join(dist, "contract");
+const tsc = join(root, "node_modules", ".bin", "tsc");
+
+rmSync(contractOut, { recursive: true, force: true });
+const run = (args) =>
+  promisify(execFile)(tsc, args, { cwd: root }).catch((error) => {
+    process.stdout.write(error.stdout ?? "");
+    throw error;
+  });
+// Both at once: they are independent, and each takes most of the build's time.
+await Promise.all([
+  run(["-p", "tsconfig.types.json"]),
+  run([
+    ...["-p", join(root, "..", "contract", "tsconfig.build.json")],
+    ...["--emitDeclarationOnly", "--declarationMap", "false", "--outDir", contractOut],
+  ]),
+]);
+
+function* files(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* files(path);
+    else yield path;
+  }
+}
+
+for (const file of files(dist)) {
+  if (!file.endsWith(".d.ts") || file.startsWith(contractOut + sep)) continue;
+  const text = readFileSync(file, "utf8");
+  let target = relative(dirname(file), join(contractOut, "index.js")).split(sep).join("/");
+  if (!target.startsWith(".")) target = `./${target}`;
+  const rewritten = text.replaceAll(/(["'])@agent-platform\/contract\1/g, `"${target}"`);
+  if (rewritten !== text) writeFileSync(file, rewritten);
+}

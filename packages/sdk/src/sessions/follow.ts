@@ -1,0 +1,120 @@
+import type { SessionLogEvent } from "@agent-platform/contract";
+import { apiErrorOf, ConnectionError } from "../errors.js";
+import { fillPath } from "../request-path.js";
+import { backoffDelay, sleep } from "../retry.js";
+import { parseSse } from "../sse.js";
+import { type TransportConfig, urlOf } from "../transport.js";
+
+export interface FollowOptions {
+  /** Start after this `seq` (default 0: the whole log). */
+  afterSeq?: number;
+  /** Stops the iteration (it ends quietly). */
+  signal?: AbortSignal;
+  /** Stop after yielding the first entry for which this returns true. */
+  until?: (event: SessionLogEvent) => boolean;
+  /** Failed reconnections in a row before giving up with a `ConnectionError`. Default 10. */
+  maxReconnects?: number;
+  /** Reconnect when nothing (not even the server's 15-second ping) arrived for this long. Default 45000 ms. */
+  heartbeatTimeout?: number;
+  /** The session's project, instead of the client's. */
+  projectId?: string;
+}
+
+export interface FollowClient {
+  config: TransportConfig;
+  projectId(options?: { projectId?: string }): Promise<string>;
+}
+
+const STREAM_PATH = "/v1/projects/:projectId/sessions/:id/events/stream";
+const DEFAULT_MAX_RECONNECTS = 10;
+const DEFAULT_HEARTBEAT_TIMEOUT_MS = 45_000;
+
+function isTransient(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * Follows a session's log over Server-Sent Events. A dropped connection, a 5xx or 429 answer, a silent connection or
+ * a server that ends the stream (shutdown, deploy) is followed by a reconnection with backoff and `Last-Event-ID`
+ * set to the last `seq` yielded: every entry is yielded once, in `seq` order, without gaps.
+ */
+export async function* followSession(
+  client: FollowClient,
+  sessionId: string,
+  options: FollowOptions = {},
+): AsyncGenerator<SessionLogEvent, void, undefined> {
+  const { config } = client;
+  const projectId = await client.projectId(options);
+  const url = urlOf(config, fillPath(STREAM_PATH, { projectId, id: sessionId }));
+  const maxReconnects = options.maxReconnects ?? DEFAULT_MAX_RECONNECTS;
+  const heartbeatMs = options.heartbeatTimeout ?? DEFAULT_HEARTBEAT_TIMEOUT_MS;
+  let lastSeq = options.afterSeq ?? 0;
+  let failures = 0;
+  let lastFailure: unknown;
+  const userAborted = () => options.signal?.aborted === true;
+
+  while (!userAborted()) {
+    const attempt = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, attempt.signal]) : attempt.signal;
+    let retryAfter: string | null = null;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const rearm = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => attempt.abort(new Error(`no data for ${heartbeatMs} ms`)), heartbeatMs);
+    };
+    try {
+      rearm();
+      const response = await config.fetch(url, {
+        headers: {
+          ...config.headers,
+          Authorization: `Bearer ${config.apiKey}`,
+          Accept: "text/event-stream",
+          "Last-Event-ID": String(lastSeq),
+        },
+        signal,
+      });
+      if (!response.ok || !response.body) {
+        const error = await apiErrorOf(response);
+        if (!isTransient(response.status)) throw error;
+        lastFailure = error;
+        retryAfter = response.headers.get("retry-after");
+      } else {
+        for await (const message of parseSse(response.body, rearm)) {
+          const event = JSON.parse(message.data) as SessionLogEvent;
+          failures = 0;
+          if (event.seq <= lastSeq) continue;
+          lastSeq = event.seq;
+          // A slow consumer is not a silent server: the watchdog pauses while the entry is handled.
+          clearTimeout(watchdog);
+          yield event;
+          if (options.until?.(event)) return;
+          rearm();
+        }
+        lastFailure = new Error("the server ended the stream");
+      }
+    } catch (error) {
+      if (userAborted()) return;
+      if (!isTransportFailure(error, attempt.signal)) throw error;
+      lastFailure = error;
+    } finally {
+      clearTimeout(watchdog);
+      attempt.abort();
+    }
+    if (++failures > maxReconnects) {
+      throw new ConnectionError(`Lost ${url} after ${maxReconnects} reconnections`, { cause: lastFailure });
+    }
+    try {
+      await sleep(backoffDelay(failures - 1, config.baseDelayMs, retryAfter), options.signal);
+    } catch {
+      return;
+    }
+  }
+}
+
+/** Network failures and our own watchdog's abort are retried; API errors and bugs are not. */
+function isTransportFailure(error: unknown, attempt: AbortSignal): boolean {
+  if (attempt.aborted) return true;
+  return (
+    error instanceof TypeError || (error as Error)?.name === "AbortError" || (error as Error)?.name === "SocketError"
+  );
+}
