@@ -4,7 +4,7 @@ import { ApiPromise, type WithResponse } from "./api-promise.js";
 import { readEnv } from "./env.js";
 import { AgentPlatformError } from "./errors.js";
 import { fillPath } from "./request-path.js";
-import { buildResource, type ResourceClient, takesBody } from "./resources.js";
+import { buildResource, type ResourceClient, returnsFile, takesBody } from "./resources.js";
 import type { Resource } from "./route-types.js";
 import { type SessionsResource, sessionsResource } from "./sessions/sessions-resource.js";
 import {
@@ -125,11 +125,12 @@ export class AgentPlatform {
     options: RequestOptions,
   ): Promise<WithResponse<unknown>> {
     const path = fillPath(route.path, params);
+    const binary = returnsFile(route);
     const { response, body } = await send(
       this.#config,
       takesBody(route)
-        ? { method: route.method, path, body: input ?? {} }
-        : { method: route.method, path, query: input as Record<string, unknown> | undefined },
+        ? { method: route.method, path, body: input ?? {}, binary }
+        : { method: route.method, path, query: input as Record<string, unknown> | undefined, binary },
       options,
     );
     if (this.#validate) {

@@ -29,6 +29,12 @@ export function takesBody(route: AppRoute): boolean {
   return route.method !== "GET" && "body" in route && route.body != null && route.body !== ContractNoBody;
 }
 
+/** The route answers a file (`application/octet-stream`), returned as bytes. */
+export function returnsFile(route: AppRoute): boolean {
+  const ok = route.responses[200] as { contentType?: string } | undefined;
+  return ok?.contentType === "application/octet-stream";
+}
+
 export function takesInput(route: AppRoute): boolean {
   return takesBody(route) || route.query != null;
 }

@@ -39,9 +39,11 @@ export interface HttpRequest {
   path: string;
   query?: Record<string, unknown>;
   body?: unknown;
+  /** The success body is a file: read it as bytes (`Uint8Array`) whatever its media type. */
+  binary?: boolean;
 }
 
-/** A response and its decoded body: JSON, text for other media types, undefined for 204. */
+/** A response and its decoded body: JSON, bytes for a file, text for other media types, undefined for 204. */
 export interface HttpResult {
   response: Response;
   body: unknown;
@@ -90,7 +92,7 @@ export async function send(
         body: hasBody ? JSON.stringify(req.body) : undefined,
         signal,
       });
-      if (response.ok) return { response, body: await readBody(response) };
+      if (response.ok) return { response, body: await readBody(response, req.binary === true) };
       const error = await apiErrorOf(response);
       if (!canRetry || !isRetryableStatus(response.status, error.code)) throw error;
       failure = error;
@@ -108,8 +110,9 @@ export async function send(
   }
 }
 
-async function readBody(response: Response): Promise<unknown> {
+async function readBody(response: Response, binary: boolean): Promise<unknown> {
   if (response.status === 204) return undefined;
+  if (binary) return new Uint8Array(await response.arrayBuffer());
   const type = response.headers.get("content-type") ?? "";
   if (type.includes("json")) return response.json();
   return response.text();

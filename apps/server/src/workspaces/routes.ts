@@ -34,7 +34,7 @@ export function sessionFileRoutes(ctx: AppContext) {
       res.setHeader("Content-Disposition", contentDisposition(file.path));
       res.setHeader("X-Content-Type-Options", "nosniff");
       res.setHeader("Cache-Control", "private, no-store");
-      return { status: 200, body: Readable.from([file.content]) as unknown as string };
+      return { status: 200, body: Readable.from([file.content]) as unknown as Uint8Array };
     },
   });
 }

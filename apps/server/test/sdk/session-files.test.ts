@@ -1,4 +1,4 @@
-import { createClient, downloadWorkspaceFile } from "@agent-platform/sdk";
+import { AgentPlatform, createClient, downloadWorkspaceFile } from "@agent-platform/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
@@ -30,6 +30,11 @@ describe("SDK session files", () => {
     expect(list.data.map((f) => [f.path, f.bytes])).toEqual([["data/blob.bin", 5]]);
     const back = await downloadWorkspaceFile(options, { projectId, sessionId: session.id, path: "data/blob.bin" });
     expect([...back]).toEqual([...bytes]);
+    // The resource client returns a file route's body as bytes, whatever its media type.
+    const platform = new AgentPlatform(options);
+    const downloaded: Uint8Array = await platform.sessionFiles.download(session.id, "data/blob.bin");
+    expect(downloaded).toBeInstanceOf(Uint8Array);
+    expect([...downloaded]).toEqual([...bytes]);
     await expect(
       downloadWorkspaceFile(options, { projectId, sessionId: session.id, path: "missing.txt" }),
     ).rejects.toMatchObject({ status: 404, code: "session.file_not_found" });

@@ -11,6 +11,9 @@ export const MetadataSchema = z
   })
   .describe("Map string to string");
 
+/** The body of a file download (`application/octet-stream`): bytes, which clients read as a `Uint8Array`. */
+export const FileBytes = z.custom<Uint8Array>();
+
 export const Name = z.string().trim().min(1).max(200);
 export const Description = z.string().max(2000);
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "../common/fields.js";
+import { FileBytes, Timestamp } from "../common/fields.js";
 import { c, routerOptions } from "../common/router.js";
 
 /** Bounds of the session workspace's files API. */
@@ -96,7 +96,7 @@ export const sessionFilesContract = c.router(
       responses: {
         200: c.otherResponse({
           contentType: "application/octet-stream",
-          body: z.string().describe("The file's bytes"),
+          body: FileBytes.describe("The file's bytes"),
         }),
       },
       summary: "Download one file of a session's workspace",

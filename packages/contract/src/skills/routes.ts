@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FileBytes } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
@@ -134,7 +135,7 @@ export const skillsContract = c.router(
       responses: {
         200: c.otherResponse({
           contentType: "application/octet-stream",
-          body: z.string().describe("The raw file, with its own `Content-Type`"),
+          body: FileBytes.describe("The raw file, with its own `Content-Type`"),
         }),
       },
       summary: "Download a skill file through a signed URL (no API key)",
