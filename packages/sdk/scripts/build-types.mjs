@@ -3,6 +3,7 @@
 // travel too, or the package would not typecheck outside this repository.
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -10,11 +11,12 @@ import { promisify } from "node:util";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
 const contractOut = join(dist, "contract");
-const tsc = join(root, "node_modules", ".bin", "tsc");
+// The compiler's own entry, run with this Node: no `.bin` shim needs to exist in this package.
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
 rmSync(contractOut, { recursive: true, force: true });
 const run = (args) =>
-  promisify(execFile)(tsc, args, { cwd: root }).catch((error) => {
+  promisify(execFile)(process.execPath, [tsc, ...args], { cwd: root }).catch((error) => {
     process.stdout.write(error.stdout ?? "");
     throw error;
   });
