@@ -1,20 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { docPages, ROOT } from "./doc-pages.js";
 
 /** Relative links in README.md and docs/*.md point at files that exist and, with `#anchor`, at a heading there. */
-
-const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
-
-function pages(): string[] {
-  return [
-    join(ROOT, "README.md"),
-    ...readdirSync(join(ROOT, "docs"))
-      .filter((name) => name.endsWith(".md"))
-      .map((name) => join(ROOT, "docs", name)),
-  ];
-}
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
 function anchors(markdown: string): Set<string> {
@@ -33,7 +22,7 @@ function anchors(markdown: string): Set<string> {
 describe("documentation links", () => {
   it("resolve to files and headings", () => {
     const broken: string[] = [];
-    for (const page of pages()) {
+    for (const page of docPages()) {
       const text = readFileSync(page, "utf8")
         .replace(/^```[\s\S]*?^```$/gm, "")
         .replace(/`[^`\n]*`/g, "");

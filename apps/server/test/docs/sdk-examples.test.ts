@@ -1,28 +1,17 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { contract } from "@agent-platform/contract";
 import { describe, expect, it } from "vitest";
+import { docPages, ROOT } from "./doc-pages.js";
 
 /**
  * The SDK examples of README.md and docs/*.md call `platform.<area>.<op>(…)`: every such call names a route of the
  * contract (the SDK's resource methods are the ts-rest route keys) or one of the session helpers the SDK adds.
  */
 
-const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const SESSION_HELPERS = new Set(["send", "waitForIdle", "follow", "confirmToolUse", "answerCustomTool"]);
 
-function pages(): string[] {
-  return [
-    join(ROOT, "README.md"),
-    ...readdirSync(join(ROOT, "docs"))
-      .filter((name) => name.endsWith(".md"))
-      .map((name) => join(ROOT, "docs", name)),
-  ];
-}
-
 function sdkCalls(): { page: string; area: string; op: string }[] {
-  return pages().flatMap((page) => {
+  return docPages().flatMap((page) => {
     const text = readFileSync(page, "utf8");
     const blocks = [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
     const inline = [...text.matchAll(/`(platform\.[^`]+)`/g)].map((m) => m[1]!);

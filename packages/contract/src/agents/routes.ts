@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ErrorCode } from "../common/errors.js";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
 import type { RouteDocMetadata } from "../openapi/operation-facts.js";
@@ -17,6 +18,18 @@ import {
 
 const BASE = "/v1/projects/:projectId/agents";
 
+/** What creating or updating a configuration answers when one of its references cannot be used. */
+const AGENT_REFERENCE_ERRORS = [
+  "agent.invalid_roster",
+  "agent.unknown_knowledge_base",
+  "agent.environment_not_found",
+  "agent.vault_not_found",
+  "agent.memory_store_not_found",
+  "agent.skill_not_found",
+  "serverless.tool_not_found",
+  "agent.invalid_model",
+] as const satisfies readonly ErrorCode[];
+
 export const agentsContract = c.router(
   {
     create: {
@@ -27,16 +40,7 @@ export const agentsContract = c.router(
       responses: { 201: AgentSchema },
       summary: "Create an agent (publishes version 1)",
       metadata: {
-        errors: [
-          "agent.invalid_roster",
-          "agent.unknown_knowledge_base",
-          "agent.environment_not_found",
-          "agent.vault_not_found",
-          "agent.memory_store_not_found",
-          "agent.skill_not_found",
-          "serverless.tool_not_found",
-          "agent.invalid_model",
-        ],
+        errors: AGENT_REFERENCE_ERRORS,
       } satisfies RouteDocMetadata,
       description:
         "Validates every reference (environment, vaults, memory stores, knowledge bases, skills, serverless tools, roster entries) against the project and workspace; a 422 names the first one that cannot be used. MCP header values are stored sealed: reads only return their names in `headerKeys`.",
@@ -75,18 +79,7 @@ export const agentsContract = c.router(
         "string removes a key); `null` clears only `multiagent`, `browser`, `defaults` and `recordBrowser`. A patch " +
         "that changes nothing publishes nothing and returns the agent.",
       metadata: {
-        errors: [
-          "agent.version_conflict",
-          "agent.archived",
-          "agent.invalid_roster",
-          "agent.unknown_knowledge_base",
-          "agent.environment_not_found",
-          "agent.vault_not_found",
-          "agent.memory_store_not_found",
-          "agent.skill_not_found",
-          "serverless.tool_not_found",
-          "agent.invalid_model",
-        ],
+        errors: ["agent.version_conflict", "agent.archived", ...AGENT_REFERENCE_ERRORS],
       } satisfies RouteDocMetadata,
     },
     duplicate: {

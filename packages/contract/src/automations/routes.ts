@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ErrorCode } from "../common/errors.js";
 import { cursorPage } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
 import type { RouteDocMetadata } from "../openapi/operation-facts.js";
@@ -14,6 +15,15 @@ import { AutomationRunListQuery, AutomationRunSchema } from "./runs.js";
 const PathId = z.string().min(1).max(128);
 const ProjectParams = z.object({ projectId: PathId });
 const AutomationParams = z.object({ projectId: PathId, id: PathId });
+
+/** What creating or updating an automation answers when one of its references cannot be used. */
+const AUTOMATION_REFERENCE_ERRORS = [
+  "automation.agent_archived",
+  "automation.agent_version_not_found",
+  "automation.environment_not_found",
+  "automation.vault_not_found",
+  "automation.memory_store_not_found",
+] as const satisfies readonly ErrorCode[];
 
 export const RunAcceptedSchema = z
   .object({
@@ -37,14 +47,7 @@ export const automationsContract = c.router(
         "Validates the references (agent, pinned version, environment, vaults, memory stores) and, for a schedule, " +
         "the cron expression and time zone; an enabled schedule is armed in the same transaction.",
       metadata: {
-        errors: [
-          "agent.not_found",
-          "automation.agent_archived",
-          "automation.agent_version_not_found",
-          "automation.environment_not_found",
-          "automation.vault_not_found",
-          "automation.memory_store_not_found",
-        ],
+        errors: ["agent.not_found", ...AUTOMATION_REFERENCE_ERRORS],
       } satisfies RouteDocMetadata,
     },
     list: {
@@ -89,13 +92,7 @@ export const automationsContract = c.router(
         "References are validated again only where they changed. A schedule change, enabling or disabling re-arms " +
         "or removes the schedule in the same transaction.",
       metadata: {
-        errors: [
-          "automation.agent_archived",
-          "automation.agent_version_not_found",
-          "automation.environment_not_found",
-          "automation.vault_not_found",
-          "automation.memory_store_not_found",
-        ],
+        errors: AUTOMATION_REFERENCE_ERRORS,
       } satisfies RouteDocMetadata,
     },
     remove: {

@@ -1,4 +1,5 @@
 import { schemaRef } from "./components.js";
+import { EXAMPLE_LOG_ENTRIES } from "./examples/log-entries.js";
 import type { JsonObject } from "./json.js";
 
 export const EVENT_STREAM_DESCRIPTION = [
@@ -18,30 +19,7 @@ export const EVENT_STREAM_DESCRIPTION = [
   "to the last `id` received to resume exactly there. A missing session is a 404 JSON error before any event is sent.",
 ].join("\n");
 
-const EXAMPLE_ENTRIES = [
-  {
-    seq: 1,
-    id: "evt_01JD3ZM1A2B3C4D5E6F7G8H9J0",
-    type: "user.message",
-    createdAt: "2026-01-15T10:00:00.000Z",
-    content: [{ type: "text", text: "Summarise yesterday's tickets" }],
-  },
-  {
-    seq: 2,
-    id: "evt_01JD3ZM1A2B3C4D5E6F7G8H9J1",
-    type: "session.status_running",
-    createdAt: "2026-01-15T10:00:00.120Z",
-  },
-  {
-    seq: 3,
-    id: "evt_01JD3ZM1A2B3C4D5E6F7G8H9J2",
-    type: "agent.message",
-    createdAt: "2026-01-15T10:00:03.480Z",
-    content: [{ type: "text", text: "Yesterday 14 tickets were opened…" }],
-  },
-];
-
-export const EVENT_STREAM_EXAMPLE = `${EXAMPLE_ENTRIES.map(
+export const EVENT_STREAM_EXAMPLE = `${EXAMPLE_LOG_ENTRIES.map(
   (e) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`,
 ).join("")}: ping\n\n`;
 

@@ -1,4 +1,5 @@
 import type { Json, JsonObject } from "../json.js";
+import { EXAMPLE_LOG_ENTRIES } from "./log-entries.js";
 
 export interface OperationExamples {
   parameters?: Record<string, Json>;
@@ -148,30 +149,7 @@ export const HAND_WRITTEN_EXAMPLES: Record<string, OperationExamples> = {
   "sessions.listEvents": {
     parameters: { projectId: PROJECT_ID, id: SESSION_ID, afterSeq: 0, limit: 100 },
     response: {
-      data: [
-        {
-          seq: 1,
-          id: "evt_01JD3ZM1A2B3C4D5E6F7G8H9J0",
-          type: "user.message",
-          createdAt: "2026-01-15T10:00:00.000Z",
-          content: MESSAGE.content,
-        },
-        {
-          seq: 2,
-          id: "evt_01JD3ZM1A2B3C4D5E6F7G8H9J1",
-          type: "session.status_running",
-          createdAt: "2026-01-15T10:00:00.120Z",
-        },
-        {
-          seq: 3,
-          id: "evt_01JD3ZM1A2B3C4D5E6F7G8H9J2",
-          type: "agent.message",
-          createdAt: "2026-01-15T10:00:03.480Z",
-          content: [
-            { type: "text", text: "Thanks for the report! I could reproduce it and opened an internal issue." },
-          ],
-        },
-      ],
+      data: EXAMPLE_LOG_ENTRIES,
       hasMore: false,
       nextAfterSeq: 3,
     },
