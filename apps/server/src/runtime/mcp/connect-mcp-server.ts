@@ -1,8 +1,7 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { findAddressRefusal } from "../../lib/outbound/index.js";
+import { loadedMcpSdk, loadMcpSdk, type McpSdk } from "./mcp-sdk.js";
 
 export type McpTransportKind = "streamable-http" | "sse";
 
@@ -17,8 +16,8 @@ const CLIENT_INFO = { name: "agent-platform", version: "0.1.0" };
  * A 4xx answer to the initialize POST means the server predates Streamable HTTP (the backwards
  * compatibility rule of the MCP spec). 401/403 are credential problems, not protocol ones.
  */
-function speaksOnlyLegacySse(error: unknown): boolean {
-  if (!(error instanceof StreamableHTTPError)) return false;
+function speaksOnlyLegacySse(sdk: McpSdk, error: unknown): boolean {
+  if (!(error instanceof sdk.StreamableHTTPError)) return false;
   const status = error.code ?? 0;
   return status >= 400 && status < 500 && status !== 401 && status !== 403;
 }
@@ -27,7 +26,8 @@ function speaksOnlyLegacySse(error: unknown): boolean {
 export function describeMcpError(error: unknown): string {
   const refusal = findAddressRefusal(error);
   if (refusal) return refusal.message;
-  if (error instanceof StreamableHTTPError || error instanceof SseError) {
+  const sdk = loadedMcpSdk();
+  if (sdk && (error instanceof sdk.StreamableHTTPError || error instanceof sdk.SseError)) {
     const status = error.code !== undefined && error.code > 0 ? `HTTP ${error.code}` : "protocol error";
     const hint = error.code === 401 || error.code === 403 ? " (credentials rejected)" : "";
     return `${status}${hint}: ${error.message}`;
@@ -46,8 +46,13 @@ function rejectOnAbort(signal: AbortSignal): Promise<never> {
   });
 }
 
-async function connectWith(transport: Transport, deadline: AbortSignal, timeoutMs: number): Promise<Client> {
-  const client = new Client(CLIENT_INFO);
+async function connectWith(
+  sdk: McpSdk,
+  transport: Transport,
+  deadline: AbortSignal,
+  timeoutMs: number,
+): Promise<Client> {
+  const client = new sdk.Client(CLIENT_INFO);
   try {
     // The race also bounds SSE's transport start (waiting for the endpoint event), which the
     // request timeout of `connect` does not cover.
@@ -72,17 +77,18 @@ export async function connectMcpServer(
   fetch: FetchLike,
 ): Promise<ConnectedMcpServer> {
   const endpoint = new URL(url);
+  const sdk = await loadMcpSdk();
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), timeoutMs);
   try {
     try {
-      const transport = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers }, fetch });
-      return { client: await connectWith(transport, timer.signal, timeoutMs), transport: "streamable-http" };
+      const transport = new sdk.StreamableHTTPClientTransport(endpoint, { requestInit: { headers }, fetch });
+      return { client: await connectWith(sdk, transport, timer.signal, timeoutMs), transport: "streamable-http" };
     } catch (error) {
-      if (!speaksOnlyLegacySse(error)) throw error;
+      if (!speaksOnlyLegacySse(sdk, error)) throw error;
     }
-    const transport = new SSEClientTransport(endpoint, { requestInit: { headers }, fetch });
-    return { client: await connectWith(transport, timer.signal, timeoutMs), transport: "sse" };
+    const transport = new sdk.SSEClientTransport(endpoint, { requestInit: { headers }, fetch });
+    return { client: await connectWith(sdk, transport, timer.signal, timeoutMs), transport: "sse" };
   } finally {
     clearTimeout(timeout);
   }

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type CallToolResult, ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import {
   type ConnectedMcpServer,
   connectMcpServer,
@@ -8,6 +8,7 @@ import {
   type McpTransportKind,
 } from "./connect-mcp-server.js";
 import { mcpResultText } from "./mcp-result-text.js";
+import { loadedMcpSdk } from "./mcp-sdk.js";
 import { qualifyMcpToolName, splitMcpToolName } from "./mcp-tool-names.js";
 
 export interface McpServerConfig {
@@ -219,7 +220,8 @@ export function openMcpConnections(
         return { content: mcpResultText(toolResult), isError: toolResult.isError === true };
       } catch (error) {
         if (signal?.aborted) return abortedResult();
-        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        const sdk = loadedMcpSdk();
+        if (sdk && error instanceof sdk.McpError && error.code === sdk.ErrorCode.RequestTimeout) {
           return {
             content: `MCP tool "${qualifiedName}" timed out after ${options.callTimeoutMs} ms`,
             isError: true,
