@@ -157,7 +157,7 @@ export async function callModel(options: CallModelOptions): Promise<ModelCallRes
   if (options.spec.provider === "builtin") return callEchoModel(options);
 
   const request: PreparedRequest = {
-    model: createLanguageModel(options.spec, options.settings),
+    model: await createLanguageModel(options.spec, options.settings),
     ...(options.system ? { system: options.system } : {}),
     messages: toModelMessages(options.messages),
     ...(options.tools && options.tools.length > 0 ? { tools: toToolSet(options.tools) } : {}),

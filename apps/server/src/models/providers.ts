@@ -1,6 +1,3 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { LruCache } from "../lib/lru-cache.js";
 import { ModelCallError } from "./model-errors.js";
@@ -74,17 +71,21 @@ interface Providers {
 // Keyed by the settings object so that tests with their own settings get their own providers.
 const providerCache = new WeakMap<ProviderSettings, Providers>();
 
-function buildProvider(provider: ModelSpec["provider"], settings: ProviderSettings): ProviderFactory {
+/** Each provider's package is imported when a model of it is first called: a process pays only for those it uses. */
+async function buildProvider(provider: ModelSpec["provider"], settings: ProviderSettings): Promise<ProviderFactory> {
   switch (provider) {
     case "anthropic": {
+      const { createAnthropic } = await import("@ai-sdk/anthropic");
       const anthropic = createAnthropic({ ...settings.anthropic });
       return (modelId) => anthropic(modelId);
     }
     case "openai": {
+      const { createOpenAI } = await import("@ai-sdk/openai");
       const openai = createOpenAI({ ...settings.openai });
       return (modelId) => openai(modelId);
     }
     case "openai-compatible": {
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
       const compatible = createOpenAICompatible({
         name: "openai-compatible",
         baseURL: settings.openaiCompatible.baseURL ?? "",
@@ -102,7 +103,7 @@ function buildProvider(provider: ModelSpec["provider"], settings: ProviderSettin
  * The AI SDK language model for a provider-backed spec. Throws `ModelCallError("model.unavailable")`
  * when the provider lacks configuration, and a plain Error for `builtin` (handled without the AI SDK).
  */
-export function createLanguageModel(spec: ModelSpec, settings: ProviderSettings): LanguageModel {
+export async function createLanguageModel(spec: ModelSpec, settings: ProviderSettings): Promise<LanguageModel> {
   const unavailable = checkModelAvailable(spec, settings);
   if (unavailable) throw new ModelCallError("model.unavailable", unavailable);
   let providers = providerCache.get(settings);
@@ -115,7 +116,7 @@ export function createLanguageModel(spec: ModelSpec, settings: ProviderSettings)
   if (cached) return cached;
   let factory = providers.factories.get(spec.provider);
   if (!factory) {
-    factory = buildProvider(spec.provider, settings);
+    factory = await buildProvider(spec.provider, settings);
     providers.factories.set(spec.provider, factory);
   }
   const model = factory(spec.modelId);

@@ -33,14 +33,14 @@ describe("provider settings", () => {
     else expect(reason).toMatch(expected);
   });
 
-  it("refuses to create a model for an unconfigured provider", () => {
+  it("refuses to create a model for an unconfigured provider", async () => {
     const spec: ModelSpec = { provider: "openai", modelId: "gpt-5" };
-    expect(() => createLanguageModel(spec, readProviderSettings({}))).toThrow(ModelCallError);
+    await expect(createLanguageModel(spec, readProviderSettings({}))).rejects.toThrow(ModelCallError);
   });
 
-  it("creates chat-completions models for openai-compatible", () => {
+  it("creates chat-completions models for openai-compatible", async () => {
     const settings = readProviderSettings({ OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:1/v1" });
-    const model = createLanguageModel({ provider: "openai-compatible", modelId: "m" }, settings);
+    const model = await createLanguageModel({ provider: "openai-compatible", modelId: "m" }, settings);
     expect(model).toMatchObject({ modelId: "m", provider: "openai-compatible.chat" });
   });
 });
