@@ -3,7 +3,7 @@
 // at random moments and started again; after each trial everything started must have completed exactly once (see
 // crash-trial.ts). CHAOS_TRIALS (default 100) and CHAOS_SEED replay a run; a summary line per scenario ends it.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.js";
@@ -55,6 +55,8 @@ const sizes: TrialSizes = {
   experimentCases: 4,
   experimentKinds: ["model", "agent"],
 };
+// A failing trial leaves its workers' output in this directory, and the database is kept for inspection.
+const logDir = join(tmpdir(), `ap-chaos-${SEED}`);
 const summary = new Map<string, { unit: string; units: number; failures: number; trials: number }>();
 let failed = 0;
 let kills = 0;
@@ -63,6 +65,7 @@ try {
   out(`crash trials: ${TRIALS}, seed ${SEED}`);
   for (let trial = 1; trial <= TRIALS; trial++) {
     const trialStarted = performance.now();
+    const workers: { output(): string }[] = [];
     const result = await runCrashTrial(
       {
         apiUrl: platform.url!,
@@ -70,7 +73,14 @@ try {
         apiKey: key,
         startWorker: async () => {
           const dir = mkdtempSync(join(tmpdir(), "ap-chaos-worker-"));
-          return (await startPlatformProcess({ ...workerEnv, ROLE: "worker", DATA_DIR: dir, LOG_LEVEL: "info" })).child;
+          const started = await startPlatformProcess({
+            ...workerEnv,
+            ROLE: "worker",
+            DATA_DIR: dir,
+            LOG_LEVEL: "info",
+          });
+          workers.push(started);
+          return started.child;
         },
         fastForwardSchedule: scheduleFastForward(platform.ctx.db.pool),
       },
@@ -79,7 +89,11 @@ try {
     );
     result.worker.kill("SIGKILL");
     kills += result.kills;
-    if (result.failures.length > 0) failed++;
+    if (result.failures.length > 0) {
+      failed++;
+      mkdirSync(logDir, { recursive: true });
+      workers.forEach((w, i) => writeFileSync(join(logDir, `trial-${trial}-worker-${i + 1}.log`), w.output()));
+    }
     for (const s of result.scenarios) {
       const line = summary.get(s.name) ?? { unit: s.unit, units: 0, failures: 0, trials: 0 };
       line.units += s.units;
@@ -102,7 +116,8 @@ try {
 } finally {
   await platform.close();
   await fake.close();
-  await database.drop();
+  if (failed > 0) out(`database kept: ${database.url}; workers' output in ${logDir}`);
+  else await database.drop();
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(failed > 0 ? 1 : 0);
