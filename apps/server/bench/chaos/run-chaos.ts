@@ -92,7 +92,9 @@ try {
     if (result.failures.length > 0) {
       failed++;
       mkdirSync(logDir, { recursive: true });
-      workers.forEach((w, i) => writeFileSync(join(logDir, `trial-${trial}-worker-${i + 1}.log`), w.output()));
+      for (const [i, w] of workers.entries()) {
+        writeFileSync(join(logDir, `trial-${trial}-worker-${i + 1}.log`), w.output());
+      }
     }
     for (const s of result.scenarios) {
       const line = summary.get(s.name) ?? { unit: s.unit, units: 0, failures: 0, trials: 0 };
