@@ -1,8 +1,9 @@
 // `pnpm chaos`: crash trials against the real platform. The API runs in this process on a fresh database; a worker
-// process runs the turns and is killed with SIGKILL at random moments and started again; after each trial every turn
-// must have completed exactly once (see crash-trial.ts). CHAOS_TRIALS (default 100) and CHAOS_SEED replay a run.
+// process runs tool turns, confirmations, delegations, automation firings and experiments, and is killed with SIGKILL
+// at random moments and started again; after each trial everything started must have completed exactly once (see
+// crash-trial.ts). CHAOS_TRIALS (default 100) and CHAOS_SEED replay a run; a summary line per scenario ends it.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.js";
@@ -10,7 +11,9 @@ import { startPlatform } from "../../src/platform-process.js";
 import { startFakeOpenAI } from "../../test/support/fake-openai.js";
 import { startPlatformProcess } from "../e2e/processes.js";
 import { freshDatabase } from "../support.js";
-import { chaosReply, runCrashTrial, seededRandom } from "./crash-trial.js";
+import { runCrashTrial, seededRandom, type TrialSizes } from "./crash-trial.js";
+import { scheduleFastForward } from "./fast-forward.js";
+import { chaosModel } from "./model-router.js";
 
 const TRIALS = Number(process.env.CHAOS_TRIALS ?? 100);
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
@@ -20,7 +23,7 @@ const database = await freshDatabase();
 if (!database) throw new Error("pnpm chaos needs PostgreSQL (BENCH_DATABASE_URL)");
 const random = seededRandom(SEED);
 const fake = await startFakeOpenAI();
-fake.respondWith(chaosReply(random));
+fake.respondWith(chaosModel);
 const dataDir = mkdtempSync(join(tmpdir(), "ap-chaos-"));
 const key = `ap_chaos_${randomBytes(16).toString("hex")}`;
 const secretsKey = randomBytes(32).toString("base64");
@@ -43,13 +46,26 @@ const workerEnv = {
   OPENAI_COMPATIBLE_BASE_URL: fake.url,
   WORKER_LEASE_MS: "2000",
 };
+const sizes: TrialSizes = {
+  toolTurns: 4,
+  confirmations: 2,
+  delegations: 2,
+  manualRuns: 3,
+  scheduledFirings: 2,
+  experimentCases: 4,
+  experimentKinds: ["model", "agent"],
+};
+// A failing trial leaves its workers' output in this directory, and the database is kept for inspection.
+const logDir = join(tmpdir(), `ap-chaos-${SEED}`);
+const summary = new Map<string, { unit: string; units: number; failures: number; trials: number }>();
 let failed = 0;
-let turns = 0;
 let kills = 0;
 const started = performance.now();
 try {
   out(`crash trials: ${TRIALS}, seed ${SEED}`);
   for (let trial = 1; trial <= TRIALS; trial++) {
+    const trialStarted = performance.now();
+    const workers: { output(): string }[] = [];
     const result = await runCrashTrial(
       {
         apiUrl: platform.url!,
@@ -57,28 +73,53 @@ try {
         apiKey: key,
         startWorker: async () => {
           const dir = mkdtempSync(join(tmpdir(), "ap-chaos-worker-"));
-          return (await startPlatformProcess({ ...workerEnv, ROLE: "worker", DATA_DIR: dir, LOG_LEVEL: "info" })).child;
+          const started = await startPlatformProcess({
+            ...workerEnv,
+            ROLE: "worker",
+            DATA_DIR: dir,
+            LOG_LEVEL: "info",
+          });
+          workers.push(started);
+          return started.child;
         },
+        fastForwardSchedule: scheduleFastForward(platform.ctx.db.pool),
       },
       random,
-      { sessions: 6, kills: 1 + Math.floor(random() * 3), killWindowMs: 1500 },
+      { sizes, kills: 1 + Math.floor(random() * 3), killWindowMs: 1500 },
     );
     result.worker.kill("SIGKILL");
-    turns += result.turns;
     kills += result.kills;
-    if (result.failures.length > 0) failed++;
+    if (result.failures.length > 0) {
+      failed++;
+      mkdirSync(logDir, { recursive: true });
+      for (const [i, w] of workers.entries()) {
+        writeFileSync(join(logDir, `trial-${trial}-worker-${i + 1}.log`), w.output());
+      }
+    }
+    for (const s of result.scenarios) {
+      const line = summary.get(s.name) ?? { unit: s.unit, units: 0, failures: 0, trials: 0 };
+      line.units += s.units;
+      line.failures += s.failures.length;
+      line.trials += s.failures.length > 0 ? 1 : 0;
+      summary.set(s.name, line);
+    }
+    const seconds = ((performance.now() - trialStarted) / 1000).toFixed(0);
+    const counts = result.scenarios.map((s) => `${s.units} ${s.name}`).join(", ");
     out(
-      `trial ${trial}: ${result.turns} turns, ${result.kills} kills, ${result.failures.length ? result.failures.join("; ") : "ok"}`,
+      `trial ${trial}: ${counts}; ${result.kills} kills, ${seconds} s, ${result.failures.length ? result.failures.join("; ") : "ok"}`,
     );
   }
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
-  out(
-    `\n${TRIALS - failed}/${TRIALS} trials passed · ${turns} turns · ${kills} SIGKILLs · ${minutes} min · seed ${SEED}`,
-  );
+  out("");
+  for (const [name, line] of summary) {
+    out(`${name.padEnd(10)} ${line.units} ${line.unit} · ${line.failures} failures in ${line.trials} trials`);
+  }
+  out(`\n${TRIALS - failed}/${TRIALS} trials passed · ${kills} SIGKILLs · ${minutes} min · seed ${SEED}`);
 } finally {
   await platform.close();
   await fake.close();
-  await database.drop();
+  if (failed > 0) out(`database kept: ${database.url}; workers' output in ${logDir}`);
+  else await database.drop();
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(failed > 0 ? 1 : 0);
