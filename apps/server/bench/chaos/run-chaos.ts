@@ -80,6 +80,8 @@ try {
             LOG_LEVEL: "info",
           });
           workers.push(started);
+          // A killed worker leaves its data folder behind: remove it once the process is gone.
+          started.child.once("exit", () => rmSync(dir, { recursive: true, force: true }));
           return started.child;
         },
         fastForwardSchedule: scheduleFastForward(platform.ctx.db.pool),

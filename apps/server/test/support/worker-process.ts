@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEST_EGRESS_ALLOW_CIDRS, type TestApp } from "./test-app.js";
@@ -12,6 +12,7 @@ const SERVER_DIR = join(import.meta.dirname, "..", "..");
  */
 export async function startWorkerProcess(t: TestApp, env: Record<string, string> = {}): Promise<ChildProcess> {
   const config = t.platform.ctx.config;
+  const dataDir = mkdtempSync(join(tmpdir(), "ap-worker-"));
   const child = spawn(process.execPath, ["--conditions=agent-platform-source", "--import", "tsx", "src/main.ts"], {
     cwd: SERVER_DIR,
     env: {
@@ -19,13 +20,14 @@ export async function startWorkerProcess(t: TestApp, env: Record<string, string>
       ROLE: "worker",
       DATABASE_URL: config.databaseUrl!,
       SECRETS_KEY: config.secretsKey!,
-      DATA_DIR: mkdtempSync(join(tmpdir(), "ap-worker-")),
+      DATA_DIR: dataDir,
       EGRESS_ALLOW_CIDRS: TEST_EGRESS_ALLOW_CIDRS,
       LOG_LEVEL: "info",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  child.once("exit", () => rmSync(dataDir, { recursive: true, force: true }));
   let output = "";
   if (process.env.DEBUG_WORKERS) {
     child.stdout!.on("data", (c: Buffer) => process.stderr.write(c));
