@@ -77,6 +77,16 @@ export async function appendEvents(
 }
 
 /** Reads the log after `afterSeq`, `limit` entries, in order. */
+/**
+ * SQL of a JSON array of the entries after `afterSql` (at most `limitSql`, in `seq` order) as `EventRow`s, to embed in a
+ * larger query (one round trip for a row and the log that follows it). The arguments are placeholders or SQL.
+ */
+export function eventsAfterJsonSql(sessionIdSql: string, afterSql: string, limitSql: string): string {
+  return `(SELECT COALESCE(json_agg(e ORDER BY e."seq"), '[]'::json) FROM (
+       SELECT "seq", "id", "type", "payload", ${EVENT_CREATED_AT} FROM session_events
+       WHERE "sessionId" = ${sessionIdSql} AND "seq" > ${afterSql} ORDER BY "seq" LIMIT ${limitSql}) e)`;
+}
+
 export async function readEvents(
   db: pg.Pool | pg.PoolClient,
   sessionId: string,

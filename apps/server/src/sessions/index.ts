@@ -1,6 +1,14 @@
 // What other folders (the agent runtime, automations, experiments) may use of the sessions area.
 export { createSession, insertSession, type NewSession } from "./create-session.js";
-export { appendEvents, type NewEvent, readEvents, type StoredEvent } from "./event-log.js";
+export {
+  appendEvents,
+  type EventRow,
+  eventsAfterJsonSql,
+  type NewEvent,
+  readEvents,
+  type StoredEvent,
+  toWireEvent,
+} from "./event-log.js";
 export { subscribeSessionEvents } from "./event-notifier.js";
 export { ingestEvents } from "./ingest-events.js";
 export {

@@ -18,7 +18,8 @@ import { loopMetrics } from "./metrics.js";
 import { type CommitPlan, commitFenced, type Lease, type StatusChange } from "./session-writer.js";
 import { assembleToolset, customTools, mcpTools, type Toolset } from "./toolset.js";
 
-const LOG_PAGE = 5_000;
+/** Log entries read per query. */
+export const LOG_PAGE = 5_000;
 
 /** The head change that ends a turn. */
 export function idleStatus(stopReason: StopReason, pending: PendingAction[] = []): StatusChange {
@@ -56,6 +57,10 @@ export class SessionPass {
     session: LoopSessionRow,
     settings: SessionLoopSettings,
     readonly interrupts: InterruptWatch,
+    /** The log as loaded with the session: the cached prefix and the entries read after it. */
+    log: StoredEvent[],
+    /** `log` is the whole log as of the load: the first `refresh` has nothing to read. */
+    private upToDate: boolean,
   ) {
     this.ctx = deps.ctx;
     this.pool = deps.ctx.db.pool;
@@ -71,16 +76,20 @@ export class SessionPass {
       vaultIds: session.vaultIds,
       resources: session.resources,
     };
-    this.log = deps.logCache.take(session.id);
+    this.log = log;
   }
 
-  /** Reads the entries after the cached prefix. */
+  /** Reads the entries after those the pass has. */
   async refresh(): Promise<void> {
-    for (;;) {
-      const after = this.log.length > 0 ? this.log[this.log.length - 1]!.seq : 0;
-      const page = await readEvents(this.pool, this.info.id, after, LOG_PAGE);
-      this.log.push(...page);
-      if (page.length < LOG_PAGE) break;
+    if (this.upToDate) {
+      this.upToDate = false;
+    } else {
+      for (;;) {
+        const after = this.log.length > 0 ? this.log[this.log.length - 1]!.seq : 0;
+        const page = await readEvents(this.pool, this.info.id, after, LOG_PAGE);
+        this.log.push(...page);
+        if (page.length < LOG_PAGE) break;
+      }
     }
     this.interrupts.known(this.log.length > 0 ? this.log[this.log.length - 1]!.seq : 0);
   }

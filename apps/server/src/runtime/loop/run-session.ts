@@ -1,13 +1,13 @@
 import { JobLeaseLost } from "../../jobs/index.js";
 import { inSpan, measure } from "../../lib/telemetry/instruments.js";
-import { DEFAULT_LOOP_SETTINGS } from "../../sessions/index.js";
+import { DEFAULT_LOOP_SETTINGS, toWireEvent } from "../../sessions/index.js";
 import type { LoopDeps } from "./deps.js";
 import { idleEvent, toolResultEvent } from "./events.js";
 import { InterruptWatch } from "./interrupt-watch.js";
 import { loadLoopSession } from "./load-session.js";
 import { analyzeLog, type LogState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
-import { idleStatus, SessionPass } from "./pass.js";
+import { idleStatus, LOG_PAGE, SessionPass } from "./pass.js";
 import { type Lease, SessionGone } from "./session-writer.js";
 import { callModelStep, type StepOutcome } from "./step-call-model.js";
 import { awaitActionsStep, runToolsStep } from "./step-tools.js";
@@ -35,15 +35,23 @@ export function runSessionPass(deps: LoopDeps, lease: Lease, signal: AbortSignal
 
 async function runPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<void> {
   const { ctx } = deps;
-  const session = await loadLoopSession(ctx.db.pool, lease.sessionId);
-  if (!session) {
-    deps.logCache.drop(lease.sessionId);
-    return;
-  }
+  // The cached prefix of the log (entries never change) and what follows it, read with the session in one query.
+  const log = deps.logCache.take(lease.sessionId);
+  const session = await loadLoopSession(ctx.db.pool, lease.sessionId, log.at(-1)?.seq ?? 0, LOG_PAGE);
+  if (!session) return;
+  log.push(...session.newEvents.map(toWireEvent));
   const interrupts = new InterruptWatch(ctx.db.pool, session.id, deps.subscribe, (error) =>
     ctx.logger.warn({ err: error, sessionId: session.id }, "interrupt check failed"),
   );
-  const pass = new SessionPass(deps, lease, session, session.settings ?? DEFAULT_LOOP_SETTINGS, interrupts);
+  const pass = new SessionPass(
+    deps,
+    lease,
+    session,
+    session.settings ?? DEFAULT_LOOP_SETTINGS,
+    interrupts,
+    log,
+    session.newEvents.length < LOG_PAGE,
+  );
   try {
     for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
       if (signal.aborted) throw signal.reason;
