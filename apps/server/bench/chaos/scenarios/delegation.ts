@@ -1,9 +1,10 @@
 // Scenario 3: a coordinator delegating in foreground to a subagent (a child session run by the same worker). Killed
 // mid-delegation, the re-run must reuse the child session the tool use created, not start a second one.
-import { checkCounts, checkLogShape, checkReplyTurn, checkToolPairs } from "../log-checks.js";
+import { checkReplyTurn } from "../log-checks.js";
 import { DELEGATE_ROLE, echoAnswer, marker } from "../model-router.js";
 import type { Scenario } from "../scenario.js";
 import { api, type Entry, listAll, settledLog } from "../world.js";
+import { checkToolTurn } from "./tool-turns.js";
 
 const text = (e: Entry | undefined) => e?.content?.map((p) => p.text ?? "").join("") ?? "";
 
@@ -17,16 +18,8 @@ export function checkDelegation(
   log: readonly Entry[],
   children: { id: string; log: readonly Entry[] }[],
 ): string[] {
-  const problems = [
-    ...checkLogShape(sessionId, log),
-    ...checkCounts(sessionId, log, {
-      "user.message": 1,
-      "agent.tool_use": 1,
-      "agent.tool_result": 1,
-      "agent.message": 1,
-    }),
-    ...checkToolPairs(sessionId, log),
-  ];
+  // The coordinator's turn has the shape of a tool turn: the delegation is its one tool use.
+  const problems = checkToolTurn(sessionId, log);
   const use = log.find((e) => e.type === "agent.tool_use");
   if (use && use.name !== `delegate_to_${DELEGATE_ROLE}`) problems.push(`${sessionId}: the tool use is ${use.name}`);
   if (children.length !== 1) problems.push(`${sessionId}: ${children.length} child sessions, expected 1`);
