@@ -3,8 +3,7 @@ import type { AppRoute } from "@ts-rest/core";
 import { ApiPromise, type WithResponse } from "./api-promise.js";
 import { readEnv } from "./env.js";
 import { AgentPlatformError } from "./errors.js";
-import { fillPath } from "./request-path.js";
-import { buildResource, type ResourceClient, returnsFile, takesBody } from "./resources.js";
+import { buildResource, type ResourceClient, routeRequest } from "./resources.js";
 import type { Resource } from "./route-types.js";
 import { type SessionsResource, sessionsResource } from "./sessions/sessions-resource.js";
 import {
@@ -124,15 +123,8 @@ export class AgentPlatform {
     input: unknown,
     options: RequestOptions,
   ): Promise<WithResponse<unknown>> {
-    const path = fillPath(route.path, params);
-    const binary = returnsFile(route);
-    const { response, body } = await send(
-      this.#config,
-      takesBody(route)
-        ? { method: route.method, path, body: input ?? {}, binary }
-        : { method: route.method, path, query: input as Record<string, unknown> | undefined, binary },
-      options,
-    );
+    const request = routeRequest(route, params, { body: input ?? {}, query: input });
+    const { response, body } = await send(this.#config, request, options);
     if (this.#validate) {
       const issue = checkResponse(route, response.status, body);
       if (issue) this.#onIssue(issue);

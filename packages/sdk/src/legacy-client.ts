@@ -7,8 +7,7 @@ import {
   type PartialClientInferRequest,
 } from "@ts-rest/core";
 import type { ZodTypeAny } from "zod";
-import { fillPath } from "./request-path.js";
-import { takesBody } from "./resources.js";
+import { routeRequest } from "./resources.js";
 import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
@@ -58,12 +57,7 @@ interface CallArgs extends RequestOptions {
 
 function buildCall(route: AppRoute, config: TransportConfig, validate: boolean) {
   return async ({ params, query, body, ...options }: CallArgs = {}) => {
-    const path = fillPath(route.path, params);
-    const { response, body: data } = await send(
-      config,
-      takesBody(route) ? { method: route.method, path, body } : { method: route.method, path, query },
-      options,
-    );
+    const { response, body: data } = await send(config, routeRequest(route, params, { body, query }), options);
     const schema = route.responses[response.status] as ZodTypeAny | undefined;
     return validate && typeof schema?.parse === "function" ? schema.parse(data) : data;
   };
@@ -82,7 +76,12 @@ function buildClient<T extends AppRouter>(router: T, config: TransportConfig, va
  * `client.<area>.<operation>({ params, query, body })` resolves to the success body or throws `ApiError`.
  */
 export function createClient(options: ClientOptions): AgentPlatformClient {
-  const config: TransportConfig = {
+  return buildClient(contract, legacyTransport(options), options.validateResponses !== false);
+}
+
+/** The transport settings of `ClientOptions`. */
+export function legacyTransport(options: Omit<ClientOptions, "validateResponses">): TransportConfig {
+  return {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
@@ -92,5 +91,4 @@ export function createClient(options: ClientOptions): AgentPlatformClient {
     baseDelayMs: options.retry?.baseDelayMs ?? 250,
     autoIdempotencyKeys: options.autoIdempotencyKeys !== false,
   };
-  return buildClient(contract, config, options.validateResponses !== false);
 }

@@ -1,6 +1,7 @@
 import { type AppRoute, type AppRouter, ContractNoBody, isAppRoute } from "@ts-rest/core";
 import { ApiPromise, type NextPage, PagePromise, type WithResponse } from "./api-promise.js";
-import type { RequestOptions } from "./transport.js";
+import { fillPath } from "./request-path.js";
+import type { HttpRequest, RequestOptions } from "./transport.js";
 
 /** What a resource method needs from the client: the project, and sending a request. */
 export interface ResourceClient {
@@ -25,12 +26,25 @@ export function positionalParams(path: string): string[] {
 }
 
 /** A mutation with a body schema (not `c.noBody()`): its input is the body; other routes' input is the query. */
-export function takesBody(route: AppRoute): boolean {
+function takesBody(route: AppRoute): boolean {
   return route.method !== "GET" && "body" in route && route.body != null && route.body !== ContractNoBody;
 }
 
+/** The HTTP request of a call: the path filled, the body or the query (as the route takes), a file read as bytes. */
+export function routeRequest(
+  route: AppRoute,
+  params: Record<string, unknown> | undefined,
+  input: { body?: unknown; query?: unknown },
+): HttpRequest {
+  const path = fillPath(route.path, params);
+  const binary = returnsFile(route);
+  return takesBody(route)
+    ? { method: route.method, path, body: input.body, binary }
+    : { method: route.method, path, query: input.query as Record<string, unknown> | undefined, binary };
+}
+
 /** The route answers a file (`application/octet-stream`), returned as bytes. */
-export function returnsFile(route: AppRoute): boolean {
+function returnsFile(route: AppRoute): boolean {
   const ok = route.responses[200] as { contentType?: string } | undefined;
   return ok?.contentType === "application/octet-stream";
 }

@@ -1,6 +1,6 @@
-import { apiErrorOf } from "./errors.js";
-import type { ClientOptions } from "./legacy-client.js";
+import { type ClientOptions, legacyTransport } from "./legacy-client.js";
 import { fillPath } from "./request-path.js";
+import { send } from "./transport.js";
 
 export interface WorkspaceFileRef {
   projectId: string;
@@ -11,8 +11,8 @@ export interface WorkspaceFileRef {
 }
 
 /**
- * Downloads one file of a session's workspace as bytes (`client.sessionFiles.download` returns text, which suits only
- * text files). Uses fetch only: works in Node.js, browsers and edge runtimes.
+ * Downloads one file of a session's workspace as bytes, for code built on `createClient` (with `AgentPlatform`, use
+ * `platform.sessionFiles.download`). A path under `/workspace/` is sent relative to it, slashes kept.
  */
 export async function downloadWorkspaceFile(
   options: Pick<ClientOptions, "baseUrl" | "apiKey" | "fetch" | "headers">,
@@ -23,10 +23,10 @@ export async function downloadWorkspaceFile(
     id: file.sessionId,
     path: file.path.replace(/^\/workspace\//, ""),
   });
-  const response = await (options.fetch ?? fetch)(options.baseUrl.replace(/\/+$/, "") + path, {
-    headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
-    ...(file.signal ? { signal: file.signal } : {}),
-  });
-  if (!response.ok) throw await apiErrorOf(response);
-  return new Uint8Array(await response.arrayBuffer());
+  const { body } = await send(
+    legacyTransport(options),
+    { method: "GET", path, binary: true },
+    file.signal ? { signal: file.signal } : {},
+  );
+  return body as Uint8Array;
 }
