@@ -1,8 +1,10 @@
 import type { BudgetExceededDetailsSchema, BudgetMeter, BudgetPeriod } from "@agent-platform/contract";
 import type pg from "pg";
 import type { z } from "zod";
+import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { inTransaction } from "../lib/transaction.js";
+import { blockingBudgetCache } from "./blocking-cache.js";
 
 // Consumption counters and budget checks, for the areas that consume (sessions, experiments, model calls).
 // Counters live in usage_counters: per (workspace, agent, meter, bucket) a few shards whose sum is the counter;
@@ -246,13 +248,19 @@ export interface Reservation {
 
 /**
  * `reserveUsage` in a transaction of its own, for work outside any (a model call): when no blocking budget counts the
- * reserved meters, nothing is locked or written (one read; the caller records the usage after the work, as it would
+ * reserved meters, nothing is locked or written (no read at all when the process knows the workspace has none; the caller records the usage after the work, as it would
  * anyway); otherwise the reservation is recorded now, and the caller records only the difference with the actual
  * usage afterwards.
  */
-export async function reserveUsageNow(pool: pg.Pool, input: Parameters<typeof reserveUsage>[1]): Promise<Reservation> {
+export async function reserveUsageNow(
+  ctx: Pick<AppContext, "db" | "listener">,
+  input: Parameters<typeof reserveUsage>[1],
+): Promise<Reservation> {
+  const { pool } = ctx.db;
   const reserved = new Set(input.reserve.map((u) => u.meter));
   const meters = [...new Set([...reserved, ...(input.check ?? [])])];
+  const scope = { workspaceId: input.workspaceId, agentId: input.agentId, meters };
+  if (!(await blockingBudgetCache(ctx).mayBlock(pool, scope))) return { exceeded: null, recorded: false };
   const rows = await blockingBudgets(pool, { ...input, meters });
   if (!rows.some((r) => reserved.has(r.meter))) {
     const row = rows.find((r) => BigInt(r.used) >= BigInt(r.limit));

@@ -120,6 +120,46 @@ describe("budgets reserve before the work", () => {
     expect(await usedOf(tenant, small)).toBe(32);
   });
 
+  it("obeys a blocking budget another process writes, and its removal, from the next turn on", async () => {
+    // Each process remembers which blocking budgets a workspace has (model calls skip the read when it has none); a
+    // change written elsewhere (here: straight into the database, as another API process would) reaches it by NOTIFY.
+    const tenant = await t.newTenant();
+    const agent = await createAgent(t, tenant, { model: MODEL });
+    fake.reset();
+    fake.respondWith((request) => ({ text: lastUserText(request.body) }));
+    const session = await t.http
+      .post(`${tenant.base}/sessions`)
+      .set(tenant.auth)
+      .send({ agent: agent.id, events: [message("before")] });
+    await waitForIdle(t, tenant, session.body.id);
+    const post = (text: string) =>
+      t.http
+        .post(`${tenant.base}/sessions/${session.body.id}/events`)
+        .set(tenant.auth)
+        .send({ events: [message(text)] });
+    await post("before, again");
+    await waitForIdle(t, tenant, session.body.id, 2);
+    const { pool } = t.platform.ctx.db;
+    const budgetId = `budget_elsewhere_${Date.now()}`;
+    await pool.query(
+      `INSERT INTO budgets ("id", "workspaceId", "scope", "meter", "period", "limit", "action")
+       VALUES ($1, $2, 'workspace', 'model_calls', 'total', 1, 'block')`,
+      [budgetId, tenant.workspaceId],
+    );
+    await post("while capped");
+    const capped = await waitForIdle(t, tenant, session.body.id, 3);
+    expect(capped.at(-2)).toMatchObject({ type: "session.error", error: { code: "budget.exceeded" } });
+    expect(fake.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(2);
+
+    await pool.query(`DELETE FROM budgets WHERE "id" = $1`, [budgetId]);
+    await post("after");
+    const after = await waitForIdle(t, tenant, session.body.id, 4);
+    expect(after.filter((e) => e.type === "agent.message").at(-1)).toMatchObject({
+      content: [{ type: "text", text: "after" }],
+    });
+    expect(fake.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(3);
+  });
+
   it("makes an experiment's model cases over the budget case errors", async () => {
     const tenant = await t.newTenant();
     await addBudget(tenant, { scope: "workspace", meter: "model_calls", limit: 1 });

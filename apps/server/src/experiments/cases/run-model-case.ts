@@ -33,7 +33,7 @@ export async function runModelCase(
   // Reserved on the workspace's blocking budgets before the call (context at about 4 characters per token, plus the
   // output cap), settled with the real count after it.
   const estimate = Math.ceil(((task.system?.length ?? 0) + input.length) / 4) + (task.maxOutputTokens ?? 1_024);
-  const reservation = await reserveUsageNow(ctx.db.pool, {
+  const reservation = await reserveUsageNow(ctx, {
     workspaceId,
     reserve: [
       { meter: "model_calls", amount: 1 },

@@ -83,7 +83,7 @@ async function modelCall(
   const tools = await pass.tools(stepSignal);
   const messages = buildConversation(pass.log, state.steps);
   const estimate = estimateTokens(config.system, messages, spec);
-  const reservation = await reserveUsageNow(pass.pool, {
+  const reservation = await reserveUsageNow(pass.ctx, {
     workspaceId: pass.info.workspaceId,
     agentId: pass.info.agentId,
     reserve: [
