@@ -2,7 +2,7 @@ import { budgetsContract } from "@agent-platform/contract";
 import { initServer } from "@ts-rest/express";
 import type { AppContext } from "../context.js";
 import { requireAdmin } from "../http/auth-context.js";
-import { blockingBudgetCache } from "./blocking-cache.js";
+import { forgetBlockingBudgets } from "./blocking-cache.js";
 import { createBudget, deleteBudget, getBudget, listBudgets } from "./budgets-service.js";
 
 const s = initServer();
@@ -14,7 +14,7 @@ const s = initServer();
 export function budgetRoutes(ctx: AppContext) {
   const prisma = ctx.db.prisma;
   const changed = <T>(workspaceId: string, value: T): T => {
-    blockingBudgetCache(ctx).forget(workspaceId);
+    forgetBlockingBudgets(ctx, workspaceId);
     return value;
   };
   return s.router(budgetsContract, {

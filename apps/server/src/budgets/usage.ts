@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { inTransaction } from "../lib/transaction.js";
-import { blockingBudgetCache } from "./blocking-cache.js";
+import { mayBlock } from "./blocking-cache.js";
 
 // Consumption counters and budget checks, for the areas that consume (sessions, experiments, model calls).
 // Counters live in usage_counters: per (workspace, agent, meter, bucket) a few shards whose sum is the counter;
@@ -260,7 +260,7 @@ export async function reserveUsageNow(
   const reserved = new Set(input.reserve.map((u) => u.meter));
   const meters = [...new Set([...reserved, ...(input.check ?? [])])];
   const scope = { workspaceId: input.workspaceId, agentId: input.agentId, meters };
-  if (!(await blockingBudgetCache(ctx).mayBlock(pool, scope))) return { exceeded: null, recorded: false };
+  if (!(await mayBlock(ctx, pool, scope))) return { exceeded: null, recorded: false };
   const rows = await blockingBudgets(pool, { ...input, meters });
   if (!rows.some((r) => reserved.has(r.meter))) {
     const row = rows.find((r) => BigInt(r.used) >= BigInt(r.limit));

@@ -2,6 +2,7 @@
 export { createSession, insertSession, type NewSession } from "./create-session.js";
 export {
   appendEvents,
+  EVENT_CREATED_AT,
   type EventRow,
   eventsAfterJsonSql,
   type NewEvent,

@@ -5,7 +5,7 @@ import { AppError, notFound } from "../http/app-error.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { inTransaction } from "../lib/transaction.js";
-import { announceEndpointChange } from "./endpoint-cache.js";
+import { announceEndpointChange, forgetEndpoints } from "./endpoint-cache.js";
 import { failPending } from "./record-attempt.js";
 import { toWebhook } from "./serialize.js";
 import { newSigningSecret, ROTATION_OVERLAP_MS } from "./signing-secret.js";
@@ -55,6 +55,7 @@ export async function createWebhook(
     },
   });
   await announceEndpointChange(ctx.db.pool, workspaceId);
+  forgetEndpoints(ctx, workspaceId);
   return { ...toWebhook(row), secret };
 }
 
@@ -117,6 +118,7 @@ export async function updateWebhook(
     await announceEndpointChange(client, workspaceId);
     return rows[0];
   });
+  forgetEndpoints(ctx, workspaceId);
   return toWebhook(row);
 }
 
@@ -130,6 +132,7 @@ export async function deleteWebhook(ctx: AppContext, workspaceId: string, id: st
     if (!rowCount) throw notFound("webhook.not_found", "Webhook", id);
     await announceEndpointChange(client, workspaceId);
   });
+  forgetEndpoints(ctx, workspaceId);
 }
 
 /** A new secret, returned once; the previous one keeps signing (both signatures sent) for `ROTATION_OVERLAP_MS`. */

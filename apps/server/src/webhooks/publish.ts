@@ -3,7 +3,7 @@ import type pg from "pg";
 import type { AppContext } from "../context.js";
 import { newId } from "../ids.js";
 import { enqueueJobs } from "../jobs/index.js";
-import { endpointPresence } from "./endpoint-cache.js";
+import { workspaceHasEndpoints } from "./endpoint-cache.js";
 import { DELIVERY_KIND, deliveryJobKey } from "./job-names.js";
 
 type Queryable = Pick<pg.Pool, "query">;
@@ -17,13 +17,18 @@ export interface PublishedEvent<T extends WebhookEventType = WebhookEventType> {
   orderKey?: string;
 }
 
+/** Whether the workspace has an enabled endpoint (known per process; usually no read). */
+export function hasWebhookEndpoints(ctx: AppContext, workspaceId: string): Promise<boolean> {
+  return workspaceHasEndpoints(ctx, ctx.db.pool, workspaceId);
+}
+
 /**
  * Publishes an event to the workspace's subscribed, enabled endpoints, in the caller's transaction (`db`): one delivery
  * per endpoint and the delivery jobs are recorded with what the event reports, or not at all. A workspace without
  * endpoints costs no query (a per-process cache, invalidated by NOTIFY).
  */
 export async function publishWebhookEvent(ctx: AppContext, db: Queryable, event: PublishedEvent): Promise<number> {
-  if (!(await endpointPresence(ctx).has(db, event.workspaceId))) return 0;
+  if (!(await workspaceHasEndpoints(ctx, db, event.workspaceId))) return 0;
   const { rows: endpoints } = await db.query<{ id: string }>(
     `SELECT "id" FROM webhook_endpoints
      WHERE "workspaceId" = $1 AND "enabled" AND ($2 = ANY("events") OR '*' = ANY("events"))

@@ -45,6 +45,11 @@ export class SessionPass {
   headPending: PendingAction[];
   /** MCP servers that could not be listed are reported once per pass, with the first model response lacking them. */
   mcpFailuresReported = false;
+  /**
+   * The session's `lastSeq` as far as the pass knows (the log it read, and what it wrote since): its commits are one
+   * statement while nothing else was appended in between.
+   */
+  private headSeq = 0;
   /** Usage of the last model call is recorded while the loop goes on, and awaited before the next budget check. */
   recording: Promise<void> = Promise.resolve();
   private agent: AgentConfig | undefined;
@@ -81,6 +86,12 @@ export class SessionPass {
 
   /** Reads the entries after those the pass has. */
   async refresh(): Promise<void> {
+    this.headSeq = Math.max(this.headSeq, await this.readNewEntries());
+    this.interrupts.known(this.headSeq);
+  }
+
+  /** Completes the log; returns the last `seq` in it. */
+  private async readNewEntries(): Promise<number> {
     if (this.upToDate) {
       this.upToDate = false;
     } else {
@@ -91,7 +102,7 @@ export class SessionPass {
         if (page.length < LOG_PAGE) break;
       }
     }
-    this.interrupts.known(this.log.length > 0 ? this.log[this.log.length - 1]!.seq : 0);
+    return this.log.length > 0 ? this.log[this.log.length - 1]!.seq : 0;
   }
 
   /**
@@ -100,22 +111,28 @@ export class SessionPass {
    */
   async commit(plan: (headSeq: number) => CommitPlan, options: { mayEndTurn?: boolean } = {}): Promise<StoredEvent[]> {
     if (options.mayEndTurn) await this.deps.endTurn?.(this.info.id);
-    let status: StatusChange | undefined;
+    // The plan may be made twice (on the head the pass expects, then on the real one when it moved): the last one made
+    // is the one committed.
+    let committed: { head: number; plan: CommitPlan } | undefined;
     const stored = await commitFenced(
       this.pool,
       this.lease,
       (head) => {
         const p = plan(head);
-        status = p.status;
-        if (p.pendingActionsOnly) this.headPending = p.pendingActionsOnly;
-        // Known before the commit, so the notification of our own entries does not trigger an interrupt check.
+        committed = { head, plan: p };
+        // Known before the commit, so the notification of our own entries does not trigger an interrupt check (a
+        // plan made on an older head marks less than the one made on the real head: `known` only grows).
         this.interrupts.known(head + p.events.length);
         return p;
       },
       this.deps.onIdle,
+      { lastSeq: this.headSeq, workspaceId: this.info.workspaceId },
     );
-    if (status) this.headPending = status.pendingActions;
-    if (status?.status === "idle") loopMetrics.turnsEnded++;
+    const { head, plan: made } = committed!;
+    this.headSeq = head + made.events.length;
+    if (made.pendingActionsOnly) this.headPending = made.pendingActionsOnly;
+    if (made.status) this.headPending = made.status.pendingActions;
+    if (made.status?.status === "idle") loopMetrics.turnsEnded++;
     return stored;
   }
 
@@ -133,11 +150,13 @@ export class SessionPass {
   async openTurn(state: LogState): Promise<void> {
     if (state.turnOpen) return;
     state.modelCallsInTurn = 0;
-    await this.commit((head) => {
-      // Nothing arrived since the analysis: the state still covers the whole log once this entry is in.
-      if (head === state.lastSeq) state.lastSeq = head + 1;
-      return { events: [runningEvent()], status: { status: "running", stopReason: null, pendingActions: [] } };
-    });
+    const analysed = state.lastSeq;
+    await this.commit(() => ({
+      events: [runningEvent()],
+      status: { status: "running", stopReason: null, pendingActions: [] },
+    }));
+    // Nothing arrived since the analysis: the state still covers the whole log now that this entry is in.
+    if (this.headSeq === analysed + 1) state.lastSeq = this.headSeq;
   }
 
   async loadAgent(): Promise<AgentConfig> {

@@ -1,7 +1,16 @@
 import type { PendingAction } from "@agent-platform/contract";
 import type pg from "pg";
+import { newId } from "../../ids.js";
 import { JobLeaseLost } from "../../jobs/index.js";
-import { appendEvents, type NewEvent, SESSION_TURN_KIND, type StoredEvent } from "../../sessions/index.js";
+import {
+  appendEvents,
+  EVENT_CREATED_AT,
+  type EventRow,
+  type NewEvent,
+  SESSION_TURN_KIND,
+  type StoredEvent,
+  toWireEvent,
+} from "../../sessions/index.js";
 
 /** The claim a worker pass holds on a session: the lease token of its `session.turn` job. */
 export interface Lease {
@@ -37,12 +46,17 @@ export interface CommittedSession {
 }
 
 /** Runs in the commit's transaction when it leaves the session idle (webhooks are published with the status). */
-export type IdleHook = (
-  client: pg.PoolClient,
-  session: CommittedSession,
-  status: StatusChange,
-  stored: StoredEvent[],
-) => Promise<void>;
+export interface IdleHook {
+  /** Whether `run` has anything to write for the workspace: when it has not, a commit may leave it out. */
+  applies(workspaceId: string): Promise<boolean>;
+  run(client: pg.PoolClient, session: CommittedSession, status: StatusChange, stored: StoredEvent[]): Promise<void>;
+}
+
+/** What a caller knows that lets its commit be one statement: the head it expects, and the session's workspace. */
+export interface ExpectedHead {
+  lastSeq: number;
+  workspaceId: string;
+}
 
 export interface CommitPlan {
   events: NewEvent[];
@@ -59,13 +73,26 @@ export interface CommitPlan {
  * head `lastSeq` (so a caller can decide on what really is the end of the log); the events are appended gap-free and
  * the head (`status`, `stopReason`, `pendingActions`) updated in the same transaction, with `onIdle` (webhook events)
  * when the session goes idle. Returns the stored events.
+ *
+ * With `expected`, the plan is first made on the head the caller expects and committed in one statement that applies
+ * only if the head is still that (and the lease ours): one round trip instead of three. When the head moved, the plan
+ * is made again on the real head in the transaction. A plan must therefore depend on nothing but the head it is given.
  */
 export async function commitFenced(
   pool: pg.Pool,
   lease: Lease,
   plan: (headSeq: number) => CommitPlan,
   onIdle?: IdleHook,
+  expected?: ExpectedHead,
 ): Promise<StoredEvent[]> {
+  if (expected) {
+    const planned = plan(expected.lastSeq);
+    const hooked = planned.status?.status === "idle" && onIdle ? await onIdle.applies(expected.workspaceId) : false;
+    if (!hooked) {
+      const stored = await commitInOneStatement(pool, lease, expected.lastSeq, planned);
+      if (stored) return stored;
+    }
+  }
   const client = await pool.connect();
   // The statements around the append travel as simple multi-statement queries (one round trip each), so their values
   // are quoted literals (`escapeLiteral`) rather than parameters.
@@ -98,7 +125,7 @@ export async function commitFenced(
         projectId: row.projectId,
         agentId: row.agentId,
       };
-      await onIdle(client, session, status, stored);
+      await onIdle.run(client, session, status, stored);
     }
     if (status) {
       const stopReason = status.stopReason === null ? "NULL" : client.escapeLiteral(status.stopReason);
@@ -124,4 +151,70 @@ export async function commitFenced(
   } finally {
     client.release(broken);
   }
+}
+
+interface OneStatementRow {
+  lastSeq: number;
+  leaseOwner: string | null;
+  stored: EventRow[] | null;
+}
+
+/**
+ * `plan` committed in one statement when the session's head is still `expectedSeq`: the session row is locked, then
+ * the lease row read `FOR SHARE` (the order of the transaction path), and only if the lease is ours and the head
+ * unchanged are the events appended (gap-free after it) and the head updated. Null when the head moved (nothing was
+ * written: the caller plans again on the real head).
+ */
+async function commitInOneStatement(
+  pool: pg.Pool,
+  lease: Lease,
+  expectedSeq: number,
+  plan: CommitPlan,
+): Promise<StoredEvent[] | null> {
+  const { events, status, pendingActionsOnly } = plan;
+  const params: unknown[] = [
+    lease.sessionId,
+    SESSION_TURN_KIND,
+    lease.token,
+    expectedSeq,
+    events.length,
+    events.map((e) => e.id ?? newId("event")),
+    events.map((e) => e.type),
+    events.map((e) => JSON.stringify(e.payload ?? {})),
+    events.map((e) => e.idempotencyKey ?? null),
+  ];
+  const at = (value: unknown) => `$${params.push(value)}`;
+  const head = status
+    ? `, "status" = ${at(status.status)}, "stopReason" = ${at(status.stopReason)},
+       "pendingActions" = ${at(JSON.stringify(status.pendingActions))}::jsonb`
+    : pendingActionsOnly
+      ? `, "pendingActions" = ${at(JSON.stringify(pendingActionsOnly))}::jsonb`
+      : "";
+  const { rows } = await pool.query<OneStatementRow>(
+    `WITH s AS MATERIALIZED (
+       SELECT "id", "lastSeq" FROM sessions WHERE "id" = $1 FOR UPDATE
+     ), head AS MATERIALIZED (
+       SELECT s."id", s."lastSeq", r."leaseOwner" FROM s
+       LEFT JOIN LATERAL (SELECT "leaseOwner" FROM jobs WHERE "kind" = $2 AND "key" = s."id" FOR SHARE) r ON true
+     ), bump AS (
+       UPDATE sessions u SET "lastSeq" = u."lastSeq" + $5, "updatedAt" = now() ${head}
+       FROM head WHERE u."id" = head."id" AND head."leaseOwner" = $3 AND head."lastSeq" = $4
+       RETURNING u."lastSeq" - $5 AS "base"
+     ), appended AS (
+       INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey")
+       SELECT $1, bump."base" + input.ord, input.id, input.type, input.payload, input.ikey
+       FROM bump, unnest($6::text[], $7::text[], $8::jsonb[], $9::text[]) WITH ORDINALITY
+         AS input(id, type, payload, ikey, ord)
+       RETURNING "seq", "id", "type", "payload", ${EVENT_CREATED_AT}
+     )
+     SELECT head."lastSeq", head."leaseOwner",
+       CASE WHEN EXISTS (SELECT 1 FROM bump) THEN
+         (SELECT COALESCE(json_agg(appended ORDER BY "seq"), '[]'::json) FROM appended) END AS "stored"
+     FROM head`,
+    params,
+  );
+  const row = rows[0];
+  if (!row) throw new SessionGone(lease.sessionId);
+  if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
+  return row.stored ? row.stored.map(toWireEvent) : null;
 }
