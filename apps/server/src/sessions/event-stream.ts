@@ -3,7 +3,7 @@ import type { Response } from "express";
 import type { AppContext } from "../context.js";
 import { readEvents, type StoredEvent } from "./event-log.js";
 import { subscribeSessionEvents } from "./event-notifier.js";
-import { findSession } from "./session-queries.js";
+import { listSessionEvents } from "./session-queries.js";
 
 const PAGE = 500;
 const HEARTBEAT_DEFAULT_MS = 15_000;
@@ -20,8 +20,8 @@ function frame(event: StoredEvent): string {
 
 /**
  * Server-Sent Events of a session log: the entries after `afterSeq`, then every entry committed later, in `seq` order
- * without gaps or repeats. Subscribes to the shared listener before reading the backlog, so an entry committed in
- * between is caught by the notification (or the listener's resync). Heartbeats keep proxies from closing an idle
+ * without gaps or repeats. Subscribes to the shared listener before reading the backlog (with the session's existence,
+ * in one query), so an entry committed in between is caught by the notification (or the listener's resync). Heartbeats keep proxies from closing an idle
  * stream. Everything stops when the client goes away or the server closes the connection.
  *
  * Returns the body stream (ts-rest pipes it into the response); a missing session is a 404 before anything is sent.
@@ -33,12 +33,22 @@ export async function openSessionEventStream(
   afterSeq: number,
   res: Response,
 ): Promise<PassThrough> {
-  await findSession(ctx.db.pool, projectId, sessionId);
-  const body = new PassThrough();
   let position = afterSeq;
   let closed = false;
-  let pumping = false;
+  // The backlog's read counts as a pump: a notification during it asks for one more pass.
+  let pumping = true;
   let again = false;
+  const unsubscribe = subscribeSessionEvents(ctx, sessionId, (seq) => {
+    if (seq > position) void pump();
+  });
+  let backlog: Awaited<ReturnType<typeof listSessionEvents>>;
+  try {
+    backlog = await listSessionEvents(ctx.db.pool, projectId, sessionId, afterSeq, PAGE);
+  } catch (error) {
+    unsubscribe();
+    throw error;
+  }
+  const body = new PassThrough();
 
   res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
   res.setHeader("Cache-Control", "no-cache, no-transform");
@@ -90,9 +100,6 @@ export async function openSessionEventStream(
     }
   };
 
-  const unsubscribe = subscribeSessionEvents(ctx, sessionId, (seq) => {
-    if (seq > position) void pump();
-  });
   const heartbeat = setInterval(() => void write(": ping\n\n"), heartbeatMs(ctx));
 
   function stop() {
@@ -115,6 +122,15 @@ export async function openSessionEventStream(
   res.on("close", () => ctx.stopping.removeEventListener("abort", onStopping));
 
   await write(`: session ${sessionId} after ${afterSeq}\n\n`);
-  void pump();
+  // Written once the body is piped (a large backlog waits for the client to drain it).
+  void (async () => {
+    for (const event of backlog.data) {
+      if (closed) return;
+      position = event.seq;
+      await write(frame(event));
+    }
+    pumping = false;
+    if (backlog.hasMore || again) void pump();
+  })();
   return body;
 }

@@ -94,6 +94,26 @@ describe("GET /sessions/:id/events/stream", () => {
     resumed.close();
   });
 
+  it("replays a backlog of several pages, larger than the stream's buffer, in order, then follows", async () => {
+    const s = await newSession(t, tenant, { agent: agentId });
+    const text = "x".repeat(1_000);
+    for (let i = 0; i < 12; i++) {
+      await postEvents(
+        t,
+        tenant,
+        s.id,
+        Array.from({ length: 100 }, (_, j) => message(`${i * 100 + j} ${text}`)),
+      );
+    }
+    const c = await stream(s.id);
+    await c.waitForFrames(1_200);
+    await postEvents(t, tenant, s.id, [message("live")]);
+    const all = await c.waitForFrames(1_201);
+    expect(all.map((f) => Number(f.id))).toEqual(Array.from({ length: 1_201 }, (_, i) => i + 1));
+    expect(all[1_199]!.data).toMatchObject({ content: [{ type: "text", text: `1199 ${text}` }] });
+    c.close();
+  });
+
   it("starts after ?afterSeq, and streams nothing for a log already read", async () => {
     const s = await newSession(t, tenant, { agent: agentId, events: [message("a"), message("b"), message("c")] });
     const c = await stream(s.id, { afterSeq: 2 });
