@@ -10,4 +10,5 @@ export {
   reserveUsageNow,
   type UsageAmount,
   unbudgetedUsageCtes,
+  usageInsertSql,
 } from "./usage.js";

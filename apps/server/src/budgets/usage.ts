@@ -117,13 +117,25 @@ export function unbudgetedUsageCtes(
       AND b."meter" = ANY(${at([...input.meters])}::text[])
       AND (b."scope" = 'workspace' OR b."agentId" = ${at(input.agentId ?? null)})) AS "free"
   )`;
+  const insert = usageInsertSql(input, params, `(SELECT "free" FROM unbudgeted)`);
+  return insert ? `${guard}, counted AS (${insert})` : guard;
+}
+
+/**
+ * The statement that adds some usage (as `recordUsages` does) when `gate` (an SQL boolean, e.g. whether another part
+ * of the statement wrote anything) holds, to place in a CTE of a larger statement; null when there is nothing to add.
+ * Values go onto `params`.
+ */
+export function usageInsertSql(
+  input: { workspaceId: string; agentId?: string | null; usages: readonly UsageAmount[]; now?: Date },
+  params: unknown[],
+  gate: string,
+): string | null {
   const rows = usageRows(input, params);
-  if (!rows) return guard;
-  return `${guard}, counted AS (
-    INSERT INTO usage_counters ${USAGE_COLUMNS}
-    SELECT v.* FROM (VALUES ${rows}) AS v, unbudgeted WHERE unbudgeted."free"
-    ${USAGE_CONFLICT}
-  )`;
+  if (!rows) return null;
+  return `INSERT INTO usage_counters ${USAGE_COLUMNS}
+    SELECT v.* FROM (VALUES ${rows}) AS v WHERE ${gate}
+    ${USAGE_CONFLICT}`;
 }
 
 /** Blocking budgets of the workspace (and the agent) on some meters, with their consumption in the current period. */

@@ -15,7 +15,7 @@ import type { InterruptWatch } from "./interrupt-watch.js";
 import type { LoopSessionRow } from "./load-session.js";
 import type { LogState, ToolUseState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
-import { type CommitPlan, commitFenced, type Lease, type StatusChange } from "./session-writer.js";
+import { type CommitPlan, type CommittedUsage, commitFenced, type Lease, type StatusChange } from "./session-writer.js";
 import { assembleToolset, customTools, mcpTools, type Toolset } from "./toolset.js";
 
 /** Log entries read per query. */
@@ -50,7 +50,7 @@ export class SessionPass {
    * statement while nothing else was appended in between.
    */
   private headSeq = 0;
-  /** Usage of the last model call is recorded while the loop goes on, and awaited before the next budget check. */
+  /** A reservation given back is recorded while the loop goes on, and awaited before the next budget check. */
   recording: Promise<void> = Promise.resolve();
   private agent: AgentConfig | undefined;
   private toolset: Toolset | undefined;
@@ -273,10 +273,10 @@ export class SessionPass {
   }
 
   /**
-   * Records the usage of a model call off the critical path (awaited before the next budget check). `reserved`: the
-   * tokens already counted by the call's reservation (with its model call), of which only the difference is recorded.
+   * The usage of a model call, counted in the commit of its response. `reserved`: the tokens already counted by the
+   * call's reservation (with its model call), of which only the difference is counted.
    */
-  recordModelUsage(tokens: number, reserved: number | null): void {
+  modelUsage(tokens: number, reserved: number | null): CommittedUsage {
     const usages: UsageAmount[] =
       reserved === null
         ? [
@@ -284,7 +284,7 @@ export class SessionPass {
             { meter: "model_calls", amount: 1 },
           ]
         : [{ meter: "tokens", amount: tokens - reserved }];
-    this.recordUsages(usages);
+    return { workspaceId: this.info.workspaceId, agentId: this.info.agentId, usages };
   }
 
   /** Gives back a reservation whose call failed: nothing was used. */

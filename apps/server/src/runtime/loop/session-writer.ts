@@ -1,5 +1,6 @@
 import type { PendingAction } from "@agent-platform/contract";
 import type pg from "pg";
+import { recordUsages, type UsageAmount, usageInsertSql } from "../../budgets/index.js";
 import { newId } from "../../ids.js";
 import { JobLeaseLost } from "../../jobs/index.js";
 import {
@@ -58,8 +59,16 @@ export interface ExpectedHead {
   workspaceId: string;
 }
 
+/** Usage counted in the same commit (a model call's tokens with its response). */
+export interface CommittedUsage {
+  workspaceId: string;
+  agentId: string;
+  usages: UsageAmount[];
+}
+
 export interface CommitPlan {
   events: NewEvent[];
+  usage?: CommittedUsage;
   /** The session head (`status`, `stopReason`, `pendingActions`) written in the same transaction as the events. */
   status?: StatusChange;
   /** Only the head changes (no event). */
@@ -116,8 +125,9 @@ export async function commitFenced(
     const row = head?.rows[0];
     if (!row) throw new SessionGone(lease.sessionId);
     if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
-    const { events, status, pendingActionsOnly } = plan(row.lastSeq);
+    const { events, status, pendingActionsOnly, usage } = plan(row.lastSeq);
     const stored = await appendEvents(client, lease.sessionId, events);
+    if (usage) await recordUsages(client, usage);
     if (status?.status === "idle" && onIdle) {
       const session = {
         id: lease.sessionId,
@@ -162,7 +172,7 @@ interface OneStatementRow {
 /**
  * `plan` committed in one statement when the session's head is still `expectedSeq`: the session row is locked, then
  * the lease row read `FOR SHARE` (the order of the transaction path), and only if the lease is ours and the head
- * unchanged are the events appended (gap-free after it) and the head updated. Null when the head moved (nothing was
+ * unchanged are the events appended (gap-free after it), the head updated and the usage counted. Null when the head moved (nothing was
  * written: the caller plans again on the real head).
  */
 async function commitInOneStatement(
@@ -171,7 +181,7 @@ async function commitInOneStatement(
   expectedSeq: number,
   plan: CommitPlan,
 ): Promise<StoredEvent[] | null> {
-  const { events, status, pendingActionsOnly } = plan;
+  const { events, status, pendingActionsOnly, usage } = plan;
   const params: unknown[] = [
     lease.sessionId,
     SESSION_TURN_KIND,
@@ -190,6 +200,7 @@ async function commitInOneStatement(
     : pendingActionsOnly
       ? `, "pendingActions" = ${at(JSON.stringify(pendingActionsOnly))}::jsonb`
       : "";
+  const counted = usage ? usageInsertSql(usage, params, "EXISTS (SELECT 1 FROM bump)") : null;
   const { rows } = await pool.query<OneStatementRow>(
     `WITH s AS MATERIALIZED (
        SELECT "id", "lastSeq" FROM sessions WHERE "id" = $1 FOR UPDATE
@@ -206,7 +217,7 @@ async function commitInOneStatement(
        FROM bump, unnest($6::text[], $7::text[], $8::jsonb[], $9::text[]) WITH ORDINALITY
          AS input(id, type, payload, ikey, ord)
        RETURNING "seq", "id", "type", "payload", ${EVENT_CREATED_AT}
-     )
+     )${counted ? `, counted AS (${counted})` : ""}
      SELECT head."lastSeq", head."leaseOwner",
        CASE WHEN EXISTS (SELECT 1 FROM bump) THEN
          (SELECT COALESCE(json_agg(appended ORDER BY "seq"), '[]'::json) FROM appended) END AS "stored"

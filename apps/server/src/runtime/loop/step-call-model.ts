@@ -150,13 +150,15 @@ async function modelCall(
   });
   // A final answer with nothing new in the log since the call started ends the turn in the same transaction.
   let ended = false;
+  const usage = pass.modelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
   await pass.commit(
     (head) => {
       ended = result.toolCalls.length === 0 && head === contextSeq;
-      return ended ? { events: [...events, idleEvent("end_turn")], status: idleStatus("end_turn") } : { events };
+      return ended
+        ? { events: [...events, idleEvent("end_turn")], status: idleStatus("end_turn"), usage }
+        : { events, usage };
     },
     { mayEndTurn: result.toolCalls.length === 0 },
   );
-  pass.recordModelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
   return ended ? "ended" : "continues";
 }
