@@ -39,7 +39,9 @@ export async function openSessionEventStream(
   let pumping = true;
   let again = false;
   const unsubscribe = subscribeSessionEvents(ctx, sessionId, (seq) => {
-    if (seq > position) void pump();
+    if (seq <= position) return;
+    if (pumping) again = true;
+    else void pump();
   });
   let backlog: Awaited<ReturnType<typeof listSessionEvents>>;
   try {
