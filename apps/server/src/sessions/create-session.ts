@@ -34,13 +34,12 @@ export async function createSession(
   input: CreateSessionInput,
   options: CreateSessionOptions = {},
 ): Promise<Session> {
-  const prisma = ctx.db.prisma;
   const ref = typeof input.agent === "string" ? { id: input.agent } : input.agent;
   const agent = await loadAgentVersion(ctx, scope.projectId, ref.id, "version" in ref ? ref.version : undefined);
   if (agent.archivedAt) {
     throw new AppError("agent.archived", `Agent ${agent.agentId} is archived; duplicate it to start new sessions`);
   }
-  const settings = await resolveExecutionSettings(prisma, scope, input, agent.config.defaults);
+  const settings = await resolveExecutionSettings(ctx, scope, input, agent.config.defaults);
 
   const session: NewSession = {
     workspaceId: scope.workspaceId,

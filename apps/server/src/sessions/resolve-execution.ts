@@ -1,7 +1,10 @@
 import type { AgentConfig, CreateSessionInput, SessionResource } from "@agent-platform/contract";
-import type { Database } from "@agent-platform/db";
+import type { AppContext } from "../context.js";
 import { type ExecutionReferences, resolveExecutionReferences } from "../execution/index.js";
 import { invalidRequest } from "../http/error-envelope.js";
+import { cachePerOwner } from "../lib/notified-cache.js";
+
+type ResolveContext = Pick<AppContext, "db" | "listener">;
 
 /** What a session runs with; resolved once at creation and stored, never resolved again. */
 export interface ExecutionSettings {
@@ -31,7 +34,7 @@ const CODES = {
  * References are checked where they come from, so a default pointing at something deleted since is a 422 too.
  */
 export async function resolveExecutionSettings(
-  prisma: Database,
+  ctx: ResolveContext,
   scope: Scope,
   explicit: Explicit,
   defaults: Defaults,
@@ -51,13 +54,14 @@ export async function resolveExecutionSettings(
   } else {
     fromDefaults.resources = (defaults?.resources ?? []).map((r) => ({ ref: r.memoryStoreId, mode: r.mode }));
   }
+  const { prisma } = ctx.db;
   const [call, agent, projectDefault] = await Promise.all([
     resolveExecutionReferences(prisma, scope, fromCall, { refuse: CODES }),
     resolveExecutionReferences(prisma, scope, fromDefaults, {
       refuse: CODES,
       origin: " (named by the agent version's defaults)",
     }),
-    fromCall.environmentId || fromDefaults.environmentId ? null : projectDefaultEnvironment(prisma, scope),
+    fromCall.environmentId || fromDefaults.environmentId ? null : projectDefaultEnvironment(ctx, scope),
   ]);
   const resources = call.resources ?? agent.resources ?? [];
   refuseRepeatedStores(resources, mountsFromCall);
@@ -68,12 +72,20 @@ export async function resolveExecutionSettings(
   };
 }
 
-async function projectDefaultEnvironment(prisma: Database, scope: Scope): Promise<string | null> {
-  const project = await prisma.project.findUnique({
-    where: { id: scope.projectId },
-    select: { defaultEnvironmentId: true },
+/**
+ * Each process keeps the default environment of the projects it creates sessions in (set when a project is created);
+ * a trigger on `projects` NOTIFYs `projects` with the id when it changes or the project goes.
+ */
+const projectDefaults = cachePerOwner<string | null>("projects");
+
+function projectDefaultEnvironment(ctx: ResolveContext, scope: Scope): Promise<string | null> {
+  return projectDefaults(ctx).get(scope.projectId, async () => {
+    const project = await ctx.db.prisma.project.findUnique({
+      where: { id: scope.projectId },
+      select: { defaultEnvironmentId: true },
+    });
+    return project?.defaultEnvironmentId ?? null;
   });
-  return project?.defaultEnvironmentId ?? null;
 }
 
 /** Two mounts of one store would give it two modes. */

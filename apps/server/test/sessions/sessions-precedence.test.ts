@@ -107,6 +107,31 @@ describe.each(agents)("agent %s", (kind) => {
 });
 
 describe("fields resolve independently", () => {
+  it("follows a change of the project's default environment made elsewhere (each process caches it)", async () => {
+    const first = await newSession(t, tenant, { agent: ids.withoutDefaults });
+    const again = await newSession(t, tenant, { agent: ids.withoutDefaults });
+    expect([first.environmentId, again.environmentId]).toEqual([
+      tenant.defaultEnvironmentId,
+      tenant.defaultEnvironmentId,
+    ]);
+    const { pool } = t.platform.ctx.db;
+    const change = (to: string) =>
+      pool.query(`UPDATE projects SET "defaultEnvironmentId" = $2 WHERE "id" = $1`, [tenant.projectId, to]);
+    await change(ids.envExplicit);
+    try {
+      // The change reaches the process by NOTIFY, a moment after its commit.
+      const until = Date.now() + 5_000;
+      let seen = (await newSession(t, tenant, { agent: ids.withoutDefaults })).environmentId;
+      while (seen !== ids.envExplicit && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        seen = (await newSession(t, tenant, { agent: ids.withoutDefaults })).environmentId;
+      }
+      expect(seen).toBe(ids.envExplicit);
+    } finally {
+      await change(tenant.defaultEnvironmentId);
+    }
+  });
+
   it("mixes an explicit environment, explicit no vaults and the agent's memory default", async () => {
     const s = await newSession(t, tenant, { agent: ids.withDefaults, environmentId: ids.envExplicit, vaultIds: [] });
     expect(s.environmentId).toBe(ids.envExplicit);

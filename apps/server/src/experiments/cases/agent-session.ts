@@ -21,7 +21,7 @@ export async function createCaseSession(
   agent: LoadedAgentVersion,
 ): Promise<string> {
   const scope = { workspaceId: experiment.workspaceId, projectId: experiment.projectId };
-  const settings = await resolveExecutionSettings(ctx.db.prisma, scope, {}, agent.config.defaults);
+  const settings = await resolveExecutionSettings(ctx, scope, {}, agent.config.defaults);
   const session = await insertSession(client, {
     ...scope,
     agentId: agent.agentId,

@@ -94,7 +94,7 @@ export async function createChildSession(
   }
   const agent = await loadAgentVersion(ctx, coordinator.projectId, entry.agentId, entry.version);
   const scope = { workspaceId: coordinator.workspaceId, projectId: coordinator.projectId };
-  const execution = await resolveExecutionSettings(ctx.db.prisma, scope, {}, agent.config.defaults);
+  const execution = await resolveExecutionSettings(ctx, scope, {}, agent.config.defaults);
   const id = newId("session");
   const background = entry.mode === "background";
   const claim = await inTransaction(ctx.db.pool, async (client) => {
