@@ -3,6 +3,7 @@ import type { Response } from "express";
 import type { AppContext } from "../context.js";
 import { readEvents, type StoredEvent } from "./event-log.js";
 import { subscribeSessionEvents } from "./event-notifier.js";
+import { recentEvents } from "./recent-events.js";
 import { listSessionEvents } from "./session-queries.js";
 
 const PAGE = 500;
@@ -38,7 +39,11 @@ export async function openSessionEventStream(
   // The backlog's read counts as a pump: a notification during it asks for one more pass.
   let pumping = true;
   let again = false;
+  const recent = recentEvents(ctx);
+  // The newest `seq` notified: entries up to it are committed.
+  let notified = afterSeq;
   const unsubscribe = subscribeSessionEvents(ctx, sessionId, (seq) => {
+    notified = Math.max(notified, seq);
     if (seq <= position) return;
     if (pumping) again = true;
     else void pump();
@@ -84,13 +89,15 @@ export async function openSessionEventStream(
       let more = true;
       while (more && !closed) {
         again = false;
-        const events = await readEvents(ctx.db.pool, sessionId, position, PAGE);
+        // Entries this process committed are sent as its commit returned them; others are read.
+        const local = notified > position ? await recent.read(sessionId, position, notified) : null;
+        const events = local ?? (await readEvents(ctx.db.pool, sessionId, position, PAGE));
         for (const event of events) {
           if (closed) return;
           position = event.seq;
           await write(frame(event));
         }
-        more = events.length === PAGE || again;
+        more = (!local && events.length === PAGE) || again;
       }
     } catch (error) {
       // The client reconnects with Last-Event-ID and resumes exactly where this stream stopped.

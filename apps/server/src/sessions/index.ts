@@ -18,6 +18,7 @@ export {
   type SessionLoopSettings,
   saveSessionLoopSettings,
 } from "./loop-settings.js";
+export { recentEvents } from "./recent-events.js";
 export { requestTurn, SESSION_TURN_KIND } from "./request-turn.js";
 export { type ExecutionSettings, resolveExecutionSettings } from "./resolve-execution.js";
 export { sessionAtWork } from "./session-at-work.js";

@@ -6,7 +6,13 @@ import type { AppContext } from "../../context.js";
 import { raceAbort } from "../../lib/abort.js";
 import { inSpan, measure } from "../../lib/telemetry/instruments.js";
 import { type ModelSpec, parseModelSpec } from "../../models/index.js";
-import { type NewEvent, readEvents, type SessionLoopSettings, type StoredEvent } from "../../sessions/index.js";
+import {
+  type NewEvent,
+  readEvents,
+  recentEvents,
+  type SessionLoopSettings,
+  type StoredEvent,
+} from "../../sessions/index.js";
 import { type McpConnectionSet, openMcpConnections } from "../mcp/index.js";
 import type { SessionRuntimeInfo, ToolResult } from "../tools/types.js";
 import type { LoopDeps } from "./deps.js";
@@ -114,7 +120,7 @@ export class SessionPass {
     // The plan may be made twice (on the head the pass expects, then on the real one when it moved): the last one made
     // is the one committed.
     let committed: { head: number; plan: CommitPlan } | undefined;
-    const stored = await commitFenced(
+    const commit = commitFenced(
       this.pool,
       this.lease,
       (head) => {
@@ -128,6 +134,8 @@ export class SessionPass {
       this.deps.onIdle,
       { lastSeq: this.headSeq, workspaceId: this.info.workspaceId },
     );
+    // Followers of the session in this process send what the commit stored without reading it back.
+    const stored = await recentEvents(this.ctx).committing(this.info.id, commit);
     const { head, plan: made } = committed!;
     this.headSeq = head + made.events.length;
     if (made.pendingActionsOnly) this.headPending = made.pendingActionsOnly;
