@@ -2,7 +2,7 @@
 // one W2 turn (create a session, post a message, follow the stream to `session.status_idle`), each with the time it
 // was sent relative to the turn's start and which connection sent it, so a change to the turn's path can be checked
 // statement by statement. The platform runs in this process (`ROLE=all`, default settings) on a fresh database, with
-// the tests' instant OpenAI-compatible fake; two turns warm it up first. Diagnostic only: it wraps `pg.Client#query`.
+// the tests' instant OpenAI-compatible fake; fifty turns warm it up first. Diagnostic only: it wraps `pg.Client#query`.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -53,7 +53,7 @@ const client = new HttpClient(platform.url!, { authorization: `Bearer ${key}` },
 const target = platformTarget(platform.bootstrap!.projectId);
 try {
   const agentId = await target.createAgent(client, 0);
-  for (let i = 0; i < 2; i++) await target.turn(client, await target.createSession(client, agentId), "Warm up.");
+  for (let i = 0; i < 50; i++) await target.turn(client, await target.createSession(client, agentId), "Warm up.");
   await new Promise((resolve) => setTimeout(resolve, 200));
   recording = true;
   started = performance.now();
