@@ -1,4 +1,13 @@
-import { jsonSchema, type LanguageModel, type ModelMessage, streamText, type ToolSet, tool } from "ai";
+import {
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  streamText,
+  type ToolSet,
+  type TypedToolCall,
+  tool,
+} from "ai";
 import { type ClassifiedProviderError, classifyProviderError } from "./classify-provider-error.js";
 import { callEchoModel } from "./echo-model.js";
 import { type ConversationMessage, toModelMessages } from "./messages.js";
@@ -116,12 +125,7 @@ async function streamOnce(request: PreparedRequest, options: CallModelOptions): 
           break;
         case "tool-call":
           streamed = true;
-          toolCalls.push({
-            id: part.toolCallId,
-            name: part.toolName,
-            input: part.input,
-            ...(part.invalid ? { inputError: describeInvalidToolCall(part.error) } : {}),
-          });
+          toolCalls.push(toModelToolCall(part));
           break;
         case "finish":
           usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
@@ -147,8 +151,42 @@ async function streamOnce(request: PreparedRequest, options: CallModelOptions): 
   return { text, toolCalls, usage, finishReason, providerLatencyMs: performance.now() - started };
 }
 
+function toModelToolCall(call: TypedToolCall<ToolSet>): ModelToolCall {
+  return {
+    id: call.toolCallId,
+    name: call.toolName,
+    input: call.input,
+    ...(call.invalid ? { inputError: describeInvalidToolCall(call.error) } : {}),
+  };
+}
+
 /**
- * One model step: streams the reply, returns text and tool calls (tools are never executed here).
+ * One attempt as a single request and response, when nobody reads the reply as it is written (the agent loop,
+ * experiments, scorers): the provider's answer is parsed once, without the streaming pipeline (a fifth of the
+ * model client's CPU). Nothing reaches the caller before the end, so any retryable failure may be retried.
+ */
+async function generateOnce(request: PreparedRequest, signal: AbortSignal | undefined): Promise<ModelCallResult> {
+  const started = performance.now();
+  try {
+    throwIfAborted(signal);
+    const result = await generateText({ ...request, maxRetries: 0, ...(signal ? { abortSignal: signal } : {}) });
+    return {
+      text: result.text,
+      toolCalls: result.toolCalls.map(toModelToolCall),
+      usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
+      finishReason: result.finishReason,
+      providerLatencyMs: performance.now() - started,
+    };
+  } catch (error) {
+    if (signal?.aborted) throw new ModelCallAborted();
+    if (error instanceof ModelCallAborted) throw error;
+    throw new AttemptFailed(classifyProviderError(error), false, error);
+  }
+}
+
+/**
+ * One model step: returns text and tool calls (tools are never executed here). With `onTextDelta` the reply is
+ * streamed and each text fragment passed on as it arrives; without, it is one request and one response.
  * Retries overload / rate-limit / 5xx / network failures that happen before anything was streamed.
  * Rejects with `ModelCallAborted` when `signal` aborts, otherwise with `ModelCallError`.
  */
@@ -168,7 +206,7 @@ export async function callModel(options: CallModelOptions): Promise<ModelCallRes
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return await streamOnce(request, options);
+      return options.onTextDelta ? await streamOnce(request, options) : await generateOnce(request, options.signal);
     } catch (error) {
       if (error instanceof CallbackFailed) throw error.error;
       if (!(error instanceof AttemptFailed)) throw error;

@@ -283,10 +283,42 @@ describe("callModel against an OpenAI-compatible server", () => {
   it("fails without retrying when the connection drops after the first token", async () => {
     fake.enqueue({ text: "partial answer that breaks", failMidStream: { afterChunks: 2, kind: "disconnect" } });
 
-    const error = await rejection(callModel({ spec, settings, messages: hello, retry: fastRetry }));
+    const error = await rejection(
+      callModel({ spec, settings, messages: hello, retry: fastRetry, onTextDelta: () => {} }),
+    );
 
     expect(error).toMatchObject({ code: "model.provider_error" });
     expect(chatRequests()).toHaveLength(1);
+  });
+
+  it("without a reader of the text as it comes, asks for one response, not a stream", async () => {
+    fake.enqueue({
+      text: "Let me look.",
+      toolCalls: [{ id: "call_9", name: "lookup", arguments: { query: "tides" } }],
+      usage: { promptTokens: 12, completionTokens: 5 },
+    });
+    const lookup = { name: "lookup", description: "Looks things up", inputSchema: { type: "object" } };
+
+    const result = await callModel({ spec, settings, messages: hello, tools: [lookup] });
+
+    expect(result).toMatchObject({
+      text: "Let me look.",
+      toolCalls: [{ id: "call_9", name: "lookup", input: { query: "tides" } }],
+      usage: { inputTokens: 12, outputTokens: 5 },
+      finishReason: "tool-calls",
+    });
+    const [request] = chatRequests();
+    expect(request.body.stream).not.toBe(true);
+    expect(request.body).toMatchObject({ model: "fake-model", messages: [{ role: "user", content: "hello" }] });
+  });
+
+  it("without a reader, retries a response cut off while it was generated (nothing had reached the caller)", async () => {
+    fake.enqueue({ text: "lost", failMidStream: { afterChunks: 1, kind: "disconnect" } }, { text: "second try" });
+
+    const result = await callModel({ spec, settings, messages: hello, retry: fastRetry });
+
+    expect(result.text).toBe("second try");
+    expect(chatRequests()).toHaveLength(2);
   });
 
   it("aborting a slow stream rejects with ModelCallAborted and closes the HTTP stream", async () => {

@@ -19,9 +19,12 @@ export interface FakeCompletionReply {
   toolCalls?: FakeToolCall[];
   /** Wait before the first token (streaming: headers are sent first) or before the response. */
   delayMs?: number;
-  /** Wait between streamed chunks. */
+  /** Wait between streamed chunks (a reply not streamed waits as long in all before it is sent). */
   chunkDelayMs?: number;
-  /** Break the stream after this many content chunks, with an error event or by dropping the socket. */
+  /**
+   * Break the stream after this many content chunks, with an error event or by dropping the socket (a reply not
+   * streamed fails after the same time: a 503, or the socket dropped).
+   */
   failMidStream?: { afterChunks: number; kind: "error-event" | "disconnect"; message?: string };
   usage?: { promptTokens: number; completionTokens: number };
 }
@@ -179,7 +182,17 @@ async function answerCompletion(
 ) {
   const calls = toolCallsOf(reply);
   const finishReason = calls.length > 0 ? "tool_calls" : "stop";
-  if (!(await wait(reply.delayMs ?? 0, closed))) return;
+  // Generating takes as long as streaming the same reply would (`chunkDelayMs` between its pieces).
+  const pieces = deltasOf(reply).length;
+  const failure = reply.failMidStream;
+  const chunks = failure ? Math.min(failure.afterChunks, pieces) : pieces;
+  const generationMs = (reply.delayMs ?? 0) + Math.max(0, chunks - 1) * (reply.chunkDelayMs ?? 0);
+  if (!(await wait(generationMs, closed))) return;
+  if (failure) {
+    if (failure.kind === "disconnect") response.socket?.destroy();
+    else sendJson(response, 503, { error: { message: failure.message ?? "Fake failure", type: "server_error" } });
+    return;
+  }
   sendJson(response, 200, {
     id: `chatcmpl-${randomUUID()}`,
     object: "chat.completion",
@@ -206,6 +219,23 @@ async function answerCompletion(
     ],
     usage: usageOf(reply, body),
   });
+}
+
+/** The pieces a reply streams in: its words, then each tool call's head and its arguments in two fragments. */
+function deltasOf(reply: FakeCompletionReply): Record<string, unknown>[] {
+  const deltas: Record<string, unknown>[] = [];
+  for (const piece of (reply.text ?? "").match(/\s*\S+\s*|\s+/g) ?? []) deltas.push({ content: piece });
+  toolCallsOf(reply).forEach((call, index) => {
+    deltas.push({
+      tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }],
+    });
+    // Arguments arrive in two fragments, as real providers split them.
+    const half = Math.ceil(call.arguments.length / 2);
+    for (const part of [call.arguments.slice(0, half), call.arguments.slice(half)]) {
+      if (part) deltas.push({ tool_calls: [{ index, function: { arguments: part } }] });
+    }
+  });
+  return deltas;
 }
 
 async function streamCompletion(
@@ -246,18 +276,7 @@ async function streamCompletion(
   if (!(await wait(reply.delayMs ?? 0, closed))) return;
 
   const calls = toolCallsOf(reply);
-  const deltas: Record<string, unknown>[] = [];
-  for (const piece of (reply.text ?? "").match(/\s*\S+\s*|\s+/g) ?? []) deltas.push({ content: piece });
-  calls.forEach((call, index) => {
-    deltas.push({
-      tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }],
-    });
-    // Arguments arrive in two fragments, as real providers split them.
-    const half = Math.ceil(call.arguments.length / 2);
-    for (const part of [call.arguments.slice(0, half), call.arguments.slice(half)]) {
-      if (part) deltas.push({ tool_calls: [{ index, function: { arguments: part } }] });
-    }
-  });
+  const deltas = deltasOf(reply);
 
   await send(chunk([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]));
   for (let i = 0; i < deltas.length; i++) {
