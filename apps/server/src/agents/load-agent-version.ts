@@ -39,6 +39,7 @@ export async function loadAgentVersion(
   );
   const head = rows[0];
   if (!head) throw agentNotFound(agentId);
+  rememberCurrentVersion(agentId, head.currentVersion);
   const headerKeys = new Map(Object.entries(head.headerKeys ?? {}));
   const snapshot = await requireSnapshot(ctx.db.prisma, agentId, version ?? head.currentVersion);
   return {
@@ -47,4 +48,33 @@ export async function loadAgentVersion(
     config: withStoredHeaderKeys(snapshot.config, headerKeys),
     archivedAt: head.archivedAt,
   };
+}
+
+/** Agents remembered at most; past it the guesses start over. */
+const MAX_GUESSES = 50_000;
+const currentVersions = new Map<string, number>();
+
+function rememberCurrentVersion(agentId: string, version: number): void {
+  if (currentVersions.size >= MAX_GUESSES) currentVersions.clear();
+  currentVersions.set(agentId, version);
+}
+
+/**
+ * The current version this process last saw for the agent: a guess (another process may have made a new version since)
+ * for a caller that checks it in the statement that relies on it, and reads the head when the check fails.
+ */
+export function guessCurrentVersion(agentId: string): number | undefined {
+  return currentVersions.get(agentId);
+}
+
+/**
+ * The execution defaults of one version (immutable: from the in-process cache), without reading or checking the
+ * agent's head: for a caller that checks the head in the statement that uses them.
+ */
+export async function versionDefaults(
+  ctx: AppContext,
+  agentId: string,
+  version: number,
+): Promise<AgentConfig["defaults"]> {
+  return (await requireSnapshot(ctx.db.prisma, agentId, version)).config.defaults;
 }

@@ -110,12 +110,15 @@ export function unbudgetedUsageCtes(
     meters: readonly BudgetMeter[];
   },
   params: unknown[],
+  /** A further condition (SQL) the statement's writes need: when it does not hold, nothing is counted either. */
+  alsoRequired?: string,
 ): string {
   const at = (value: unknown) => `$${params.push(value)}`;
   const guard = `unbudgeted AS (
     SELECT NOT EXISTS (SELECT 1 FROM budgets b WHERE b."workspaceId" = ${at(input.workspaceId)} AND b."action" = 'block'
       AND b."meter" = ANY(${at([...input.meters])}::text[])
-      AND (b."scope" = 'workspace' OR b."agentId" = ${at(input.agentId ?? null)})) AS "free"
+      AND (b."scope" = 'workspace' OR b."agentId" = ${at(input.agentId ?? null)}))
+      ${alsoRequired ? `AND ${alsoRequired}` : ""} AS "free"
   )`;
   const insert = usageInsertSql(input, params, `(SELECT "free" FROM unbudgeted)`);
   return insert ? `${guard}, counted AS (${insert})` : guard;

@@ -1,6 +1,6 @@
 import { type CreateSessionInput, type Session, type UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
-import { loadAgentVersion } from "../agents/load-agent-version.js";
+import { guessCurrentVersion, loadAgentVersion, versionDefaults } from "../agents/load-agent-version.js";
 import { budgetExceededError, reserveUsage, unbudgetedUsageCtes } from "../budgets/index.js";
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
@@ -35,7 +35,12 @@ export async function createSession(
   options: CreateSessionOptions = {},
 ): Promise<Session> {
   const ref = typeof input.agent === "string" ? { id: input.agent } : input.agent;
-  const agent = await loadAgentVersion(ctx, scope.projectId, ref.id, "version" in ref ? ref.version : undefined);
+  const pinned = "version" in ref ? ref.version : undefined;
+  if ((input.events ?? []).length === 0) {
+    const quick = await createOnAssumedHead(ctx, scope, input, ref.id, pinned, options);
+    if (quick) return quick;
+  }
+  const agent = await loadAgentVersion(ctx, scope.projectId, ref.id, pinned);
   if (agent.archivedAt) {
     throw new AppError("agent.archived", `Agent ${agent.agentId} is archived; duplicate it to start new sessions`);
   }
@@ -58,6 +63,46 @@ export async function createSession(
   return toSession(row);
 }
 
+/**
+ * The common case in one statement, without reading the agent's head first: the version is the pinned one or the
+ * current version this process last saw (versions are immutable, their defaults cached), and the insert checks in the
+ * same statement that the agent is in the project, not archived, and still at that version. Null when anything does
+ * not hold (or a blocking budget applies, or the agent's version is not known here): the caller takes the general
+ * path, which reads the head and reports what is wrong.
+ */
+async function createOnAssumedHead(
+  ctx: AppContext,
+  scope: Scope,
+  input: CreateSessionInput,
+  agentId: string,
+  pinned: number | undefined,
+  options: CreateSessionOptions,
+): Promise<Session | null> {
+  const version = pinned ?? guessCurrentVersion(agentId);
+  if (version === undefined) return null;
+  let settings: ExecutionSettings;
+  try {
+    settings = await resolveExecutionSettings(ctx, scope, input, await versionDefaults(ctx, agentId, version));
+  } catch (error) {
+    // The general path reports errors in their order (the agent first).
+    if (error instanceof AppError) return null;
+    throw error;
+  }
+  const session: NewSession = {
+    workspaceId: scope.workspaceId,
+    projectId: scope.projectId,
+    agentId,
+    agentVersion: version,
+    title: input.title ?? null,
+    metadata: input.metadata ?? {},
+    settings,
+    events: [],
+    parentSessionId: options.parentSessionId ?? null,
+  };
+  const row = await insertUnbudgetedSession(ctx.db.pool, session, { pinned: pinned !== undefined });
+  return row ? toSession(row) : null;
+}
+
 /** The meters a new session reserves (`sessions`) or must not have exhausted. */
 const SESSION_METERS = ["sessions", "tokens", "model_calls"] as const;
 
@@ -67,8 +112,18 @@ const SESSION_METERS = ["sessions", "tokens", "model_calls"] as const;
  * nothing, when a blocking budget applies: the caller then takes `insertSession`, which locks and checks it. A budget
  * committed after the statement began is not seen, exactly as with the check inside the transaction.
  */
-async function insertUnbudgetedSession(pool: pg.Pool, session: NewSession): Promise<SessionRow | null> {
+async function insertUnbudgetedSession(
+  pool: pg.Pool,
+  session: NewSession,
+  /** Also check the agent's head in the statement (it was not read): in the project, not archived, at the version. */
+  assumedHead?: { pinned: boolean },
+): Promise<SessionRow | null> {
   const params: unknown[] = [];
+  const at = (value: unknown) => `$${params.push(value)}`;
+  const headHolds = assumedHead
+    ? `EXISTS (SELECT 1 FROM agents a WHERE a."id" = ${at(session.agentId)} AND a."projectId" = ${at(session.projectId)}
+         AND a."archivedAt" IS NULL ${assumedHead.pinned ? "" : `AND a."currentVersion" = ${at(session.agentVersion)}`})`
+    : undefined;
   const ctes = unbudgetedUsageCtes(
     {
       workspaceId: session.workspaceId,
@@ -77,8 +132,8 @@ async function insertUnbudgetedSession(pool: pg.Pool, session: NewSession): Prom
       meters: SESSION_METERS,
     },
     params,
+    headHolds,
   );
-  const at = (value: unknown) => `$${params.push(value)}`;
   const { rows } = await pool.query<SessionRow>(
     `WITH ${ctes}, created AS (
        INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",

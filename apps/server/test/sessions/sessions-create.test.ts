@@ -13,6 +13,7 @@ import {
   seedEnvironment,
   seedMemoryStore,
   seedVault,
+  updateAgent,
 } from "./helpers.js";
 
 let t: TestApp;
@@ -136,6 +137,21 @@ describe("POST /sessions", () => {
     expect(archived.status).toBe(200);
     expectError(await postSession(t, tenant, { agent: a.id }), 409, "agent.archived");
     expectError(await postSession(t, tenant, { agent: { id: a.id, version: 1 } }), 409, "agent.archived");
+  });
+
+  it("follows the agent's head after sessions were created on it: a new version, then archiving, refused with no count", async () => {
+    // Each process remembers the current version it last saw and checks it in the statement that inserts the session;
+    // a head changed since (here by the API, or by another process) sends creation down the path that reads it.
+    const a = await createAgent(t, tenant, { name: "moving head" });
+    expect((await newSession(t, tenant, { agent: a.id })).agent).toEqual({ id: a.id, version: 1 });
+    expect((await newSession(t, tenant, { agent: a.id })).agent).toEqual({ id: a.id, version: 1 });
+    await updateAgent(t, tenant, a.id, 1, { system: "Second version." });
+    expect((await newSession(t, tenant, { agent: a.id })).agent).toEqual({ id: a.id, version: 2 });
+    await t.platform.ctx.db.pool.query(`UPDATE agents SET "archivedAt" = now() WHERE "id" = $1`, [a.id]);
+    const before = await sessionCount(a.id);
+    expectError(await postSession(t, tenant, { agent: a.id }), 409, "agent.archived");
+    expectError(await postSession(t, tenant, { agent: { id: a.id, version: 1 } }), 409, "agent.archived");
+    expect(await sessionCount(a.id)).toBe(before);
   });
 
   it("validates the body with field paths", async () => {
@@ -281,3 +297,10 @@ describe("budgets at creation", () => {
     expect(res.body.error.details).toEqual({ scope: "workspace", meter: "tokens", limit: 2, used: 5 });
   });
 });
+
+async function sessionCount(agentId: string): Promise<number> {
+  const { rows } = await t.platform.ctx.db.pool.query(`SELECT count(*)::int AS n FROM sessions WHERE "agentId" = $1`, [
+    agentId,
+  ]);
+  return rows[0].n;
+}
