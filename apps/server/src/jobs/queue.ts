@@ -224,3 +224,18 @@ export async function keyDueInMs(db: Queryable, kind: string, key: string): Prom
   );
   return rows[0]?.ms ?? null;
 }
+
+/**
+ * SQL of a DELETE (for a CTE of a run's last fenced statement) of the run's own row, when it still holds the lease and
+ * no request arrived since its claim (`generation` unchanged) and `gate` (SQL) holds. The arguments are placeholders.
+ */
+export function releaseOwnJobSql(
+  kindSql: string,
+  keySql: string,
+  tokenSql: string,
+  generationSql: string,
+  gate: string,
+): string {
+  return `DELETE FROM jobs WHERE "kind" = ${kindSql} AND "key" = ${keySql} AND "leaseOwner" = ${tokenSql}
+    AND "generation" = ${generationSql}::bigint AND ${gate} RETURNING 1`;
+}

@@ -52,6 +52,7 @@ export async function runJob<P>(
     payload,
     attempts: claim.attempts,
     lease,
+    generation: claim.generation,
     signal: controller.signal,
     logger,
     fenced: (fn) =>
@@ -81,6 +82,7 @@ export async function runJob<P>(
       };
       const run = () => inSpan("job.run", attributes, () => kind.run(job(parsed.data)));
       const outcome = await (inherit ? run() : inTraceOf(claim.traceparent, run));
+      if (outcome && "released" in outcome) return;
       if (outcome?.runAgainAt) {
         if (await rescheduleJob(pool, claim, outcome.runAgainAt)) deps.wakeAt(outcome.runAgainAt.getTime());
         else logger.warn("job lease lost before it was rescheduled: another worker took it over");

@@ -25,6 +25,11 @@ export interface RunningJob<P> {
   /** Claims since the last run that ended normally (1 on a first run). */
   readonly attempts: number;
   readonly lease: JobLease;
+  /**
+   * The request generation this run serves: a run may delete its own row in its last fenced write (`releaseOwnJobSql`)
+   * when no request arrived since (the generation is unchanged), and then returns `{ released: true }`.
+   */
+  readonly generation: string;
   /** Aborted when the lease is lost (another worker took the job) or when the worker stops: stop promptly. */
   readonly signal: AbortSignal;
   readonly logger: Logger;
@@ -42,8 +47,11 @@ export interface DeadJob<P> extends RunningJob<P | undefined> {
   readonly failures: number;
 }
 
-/** What a run asks for when it ends normally; nothing means done. */
-export type JobOutcome = undefined | { runAgainAt: Date };
+/**
+ * What a run asks for when it ends normally; nothing means done. `released`: the run's last fenced write deleted its row
+ * already (nothing arrived meanwhile), so there is nothing left to complete.
+ */
+export type JobOutcome = undefined | { runAgainAt: Date } | { released: true };
 
 /** A kind of background work, registered once per process (see jobs/registry.ts). */
 export interface JobKind<P = unknown> {

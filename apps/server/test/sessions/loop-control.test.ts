@@ -108,6 +108,55 @@ describe("interrupt", () => {
   });
 });
 
+describe("the end of a turn", () => {
+  it("releases the session's job in the commit that ends it; each message after it is a new job, answered once", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    fake.respondWith((request) => ({
+      text: `re: ${(request.body.messages as { content: string }[]).at(-1)!.content}`,
+    }));
+    const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("turn 0")] });
+    const jobRows = async () =>
+      (
+        await t.platform.ctx.db.pool.query(`SELECT 1 FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`, [
+          session.id,
+        ])
+      ).rowCount;
+    // Watches, snapshot by snapshot, for a session whose log ends with its turn's end while its job row is still
+    // there: the release is part of the commit that ends the turn, so there is no such moment (there used to be one,
+    // until the pass had wound down).
+    let watching = true;
+    const seen = { ended: 0, endedWithJob: 0 };
+    const watcher = (async () => {
+      while (watching) {
+        const { rows } = await t.platform.ctx.db.pool.query(
+          `SELECT (SELECT e."type" FROM session_events e WHERE e."sessionId" = s."id" AND e."seq" = s."lastSeq") AS "last",
+             EXISTS (SELECT 1 FROM jobs j WHERE j."kind" = 'session.turn' AND j."key" = s."id") AS "job"
+           FROM sessions s WHERE s."id" = $1`,
+          [session.id],
+        );
+        if (rows[0].last === "session.status_idle") {
+          seen.ended++;
+          if (rows[0].job) seen.endedWithJob++;
+        }
+      }
+    })();
+    await waitForIdle(t, t.tenant, session.id);
+    for (let i = 1; i <= 10; i++) {
+      await postEvents(t, t.tenant, session.id, [message(`turn ${i}`)]);
+      await waitForIdle(t, t.tenant, session.id, i + 1);
+    }
+    watching = false;
+    await watcher;
+    expect(seen.ended).toBeGreaterThan(0);
+    expect(seen.endedWithJob).toBe(0);
+    expect(await jobRows()).toBe(0);
+    const log = await waitForIdle(t, t.tenant, session.id, 11);
+    expectGapFree(log);
+    const replies = byType(log, "agent.message").map((e) => (e.content as { text: string }[])[0]!.text);
+    expect(replies).toEqual(Array.from({ length: 11 }, (_, i) => `re: turn ${i}`));
+  });
+});
+
 describe("messages sent during a turn", () => {
   it("are handled in order after the current model step, in the same turn", async () => {
     fake.enqueue({ text: "First answer.", delayMs: 1_500 }, { text: "Second answer." });

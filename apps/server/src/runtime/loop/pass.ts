@@ -51,6 +51,8 @@ export class SessionPass {
   headPending: PendingAction[];
   /** MCP servers that could not be listed are reported once per pass, with the first model response lacking them. */
   mcpFailuresReported = false;
+  /** A commit released the session's job: the session is settled and no longer this pass's to run. */
+  released = false;
   /**
    * The session's `lastSeq` as far as the pass knows (the log it read, and what it wrote since): its commits are one
    * statement while nothing else was appended in between.
@@ -124,7 +126,10 @@ export class SessionPass {
       this.pool,
       this.lease,
       (head) => {
-        const p = plan(head);
+        const made = plan(head);
+        // A commit that leaves the session idle also releases its job when nothing was asked of it since the claim.
+        const release = made.status?.status === "idle" && this.lease.generation !== undefined;
+        const p = release ? { ...made, releaseGeneration: this.lease.generation } : made;
         committed = { head, plan: p };
         // Known before the commit, so the notification of our own entries does not trigger an interrupt check (a
         // plan made on an older head marks less than the one made on the real head: `known` only grows).
@@ -135,7 +140,11 @@ export class SessionPass {
       { lastSeq: this.headSeq, workspaceId: this.info.workspaceId },
     );
     // Followers of the session in this process send what the commit stored without reading it back.
-    const stored = await recentEvents(this.ctx).committing(this.info.id, commit);
+    const stored = await recentEvents(this.ctx).committing(
+      this.info.id,
+      commit.then((c) => c.stored),
+    );
+    if ((await commit).released) this.released = true;
     const { head, plan: made } = committed!;
     this.headSeq = head + made.events.length;
     if (made.pendingActionsOnly) this.headPending = made.pendingActionsOnly;

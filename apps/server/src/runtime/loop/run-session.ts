@@ -23,8 +23,10 @@ const INTERRUPTED_RESULT = "Not completed: the user interrupted the turn.";
  * - a model response is appended (message, tool uses, `agent.usage`) in one statement before any tool runs;
  * - a tool use without a result is run (again) on resume: tools are at-least-once.
  * `signal` aborts the whole pass (lease lost, shutdown): the pass throws its reason and writes nothing more.
+ * Resolves true when the commit that settled the session also released its job (nothing was asked of it since the
+ * claim): the pass stops there, and anything asked later is a new job.
  */
-export function runSessionPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<void> {
+export function runSessionPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<boolean> {
   const started = performance.now();
   return inSpan("session.turn", { "session.id": lease.sessionId }, () => runPass(deps, lease, signal)).finally(() => {
     const ms = performance.now() - started;
@@ -33,12 +35,12 @@ export function runSessionPass(deps: LoopDeps, lease: Lease, signal: AbortSignal
   });
 }
 
-async function runPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<void> {
+async function runPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<boolean> {
   const { ctx } = deps;
   // The cached prefix of the log (entries never change) and what follows it, read with the session in one query.
   const log = deps.logCache.take(lease.sessionId);
   const session = await loadLoopSession(ctx.db.pool, lease.sessionId, log.at(-1)?.seq ?? 0, LOG_PAGE);
-  if (!session) return;
+  if (!session) return false;
   log.push(...session.newEvents.map(toWireEvent));
   const interrupts = new InterruptWatch(ctx.db.pool, session.id, deps.subscribe, (error) =>
     ctx.logger.warn({ err: error, sessionId: session.id }, "interrupt check failed"),
@@ -70,7 +72,8 @@ async function runPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promi
         if (interrupts.signal.aborted) continue;
         throw error;
       }
-      if (outcome === "settled") return;
+      if (pass.released) return true;
+      if (outcome === "settled") return false;
     }
     throw new Error(`Session ${session.id}: the loop did not settle after ${MAX_ITERATIONS} steps`);
   } finally {

@@ -2,7 +2,7 @@ import type { PendingAction } from "@agent-platform/contract";
 import type pg from "pg";
 import { recordUsages, type UsageAmount, usageInsertSql } from "../../budgets/index.js";
 import { newId } from "../../ids.js";
-import { JobLeaseLost } from "../../jobs/index.js";
+import { JobLeaseLost, releaseOwnJobSql } from "../../jobs/index.js";
 import {
   appendEvents,
   EVENT_CREATED_AT,
@@ -17,6 +17,8 @@ import {
 export interface Lease {
   sessionId: string;
   token: string;
+  /** The generation of the claim: a commit that leaves the session idle releases the job when it is unchanged. */
+  generation?: string;
 }
 
 /** The lease was taken by another worker (this one stalled past its expiry): stop without writing anything. */
@@ -73,6 +75,17 @@ export interface CommitPlan {
   status?: StatusChange;
   /** Only the head changes (no event). */
   pendingActionsOnly?: PendingAction[];
+  /**
+   * The generation of the run's claim: the commit also deletes the session's job row when it still is that (nothing
+   * was asked of the session since the claim), so the run has nothing left to complete.
+   */
+  releaseGeneration?: string;
+}
+
+/** What a commit stored, and whether it released the session's job (see `CommitPlan.releaseGeneration`). */
+export interface Committed {
+  stored: StoredEvent[];
+  released: boolean;
 }
 
 /**
@@ -81,7 +94,7 @@ export interface CommitPlan {
  * claim waits for this commit, or this commit sees the new owner and rolls back. The plan is built from the current
  * head `lastSeq` (so a caller can decide on what really is the end of the log); the events are appended gap-free and
  * the head (`status`, `stopReason`, `pendingActions`) updated in the same transaction, with `onIdle` (webhook events)
- * when the session goes idle. Returns the stored events.
+ * when the session goes idle. Returns the stored events, and whether the job was released.
  *
  * With `expected`, the plan is first made on the head the caller expects and committed in one statement that applies
  * only if the head is still that (and the lease ours): one round trip instead of three. When the head moved, the plan
@@ -93,13 +106,13 @@ export async function commitFenced(
   plan: (headSeq: number) => CommitPlan,
   onIdle?: IdleHook,
   expected?: ExpectedHead,
-): Promise<StoredEvent[]> {
+): Promise<Committed> {
   if (expected) {
     const planned = plan(expected.lastSeq);
     const hooked = planned.status?.status === "idle" && onIdle ? await onIdle.applies(expected.workspaceId) : false;
     if (!hooked) {
-      const stored = await commitInOneStatement(pool, lease, expected.lastSeq, planned);
-      if (stored) return stored;
+      const committed = await commitInOneStatement(pool, lease, expected.lastSeq, planned);
+      if (committed) return committed;
     }
   }
   const client = await pool.connect();
@@ -125,9 +138,18 @@ export async function commitFenced(
     const row = head?.rows[0];
     if (!row) throw new SessionGone(lease.sessionId);
     if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
-    const { events, status, pendingActionsOnly, usage } = plan(row.lastSeq);
+    const { events, status, pendingActionsOnly, usage, releaseGeneration } = plan(row.lastSeq);
     const stored = await appendEvents(client, lease.sessionId, events);
     if (usage) await recordUsages(client, usage);
+    const released =
+      releaseGeneration !== undefined &&
+      ((
+        await client.query(releaseOwnJobSql(`'${SESSION_TURN_KIND}'`, "$1", "$2", "$3", "true"), [
+          lease.sessionId,
+          lease.token,
+          releaseGeneration,
+        ])
+      ).rowCount ?? 0) > 0;
     if (status?.status === "idle" && onIdle) {
       const session = {
         id: lease.sessionId,
@@ -152,7 +174,7 @@ export async function commitFenced(
     } else {
       await client.query("COMMIT");
     }
-    return stored;
+    return { stored, released };
   } catch (error) {
     await client.query("ROLLBACK").catch((rollbackError: Error) => {
       broken = rollbackError;
@@ -167,21 +189,22 @@ interface OneStatementRow {
   lastSeq: number;
   leaseOwner: string | null;
   stored: EventRow[] | null;
+  released: boolean;
 }
 
 /**
  * `plan` committed in one statement when the session's head is still `expectedSeq`: the session row is locked, then
  * the lease row read `FOR SHARE` (the order of the transaction path), and only if the lease is ours and the head
- * unchanged are the events appended (gap-free after it), the head updated and the usage counted. Null when the head moved (nothing was
- * written: the caller plans again on the real head).
+ * unchanged are the events appended (gap-free after it), the head updated, the usage counted and, when asked, the job
+ * released. Null when the head moved (nothing was written: the caller plans again on the real head).
  */
 async function commitInOneStatement(
   pool: pg.Pool,
   lease: Lease,
   expectedSeq: number,
   plan: CommitPlan,
-): Promise<StoredEvent[] | null> {
-  const { events, status, pendingActionsOnly, usage } = plan;
+): Promise<Committed | null> {
+  const { events, status, pendingActionsOnly, usage, releaseGeneration } = plan;
   const params: unknown[] = [
     lease.sessionId,
     SESSION_TURN_KIND,
@@ -201,6 +224,10 @@ async function commitInOneStatement(
       ? `, "pendingActions" = ${at(JSON.stringify(pendingActionsOnly))}::jsonb`
       : "";
   const counted = usage ? usageInsertSql(usage, params, "EXISTS (SELECT 1 FROM bump)") : null;
+  const release =
+    releaseGeneration !== undefined
+      ? releaseOwnJobSql("$2", "$1", "$3", at(releaseGeneration), "EXISTS (SELECT 1 FROM bump)")
+      : null;
   const { rows } = await pool.query<OneStatementRow>(
     `WITH s AS MATERIALIZED (
        SELECT "id", "lastSeq" FROM sessions WHERE "id" = $1 FOR UPDATE
@@ -217,8 +244,8 @@ async function commitInOneStatement(
        FROM bump, unnest($6::text[], $7::text[], $8::jsonb[], $9::text[]) WITH ORDINALITY
          AS input(id, type, payload, ikey, ord)
        RETURNING "seq", "id", "type", "payload", ${EVENT_CREATED_AT}
-     )${counted ? `, counted AS (${counted})` : ""}
-     SELECT head."lastSeq", head."leaseOwner",
+     )${counted ? `, counted AS (${counted})` : ""}${release ? `, released AS (${release})` : ""}
+     SELECT head."lastSeq", head."leaseOwner", ${release ? "EXISTS (SELECT 1 FROM released)" : "false"} AS "released",
        CASE WHEN EXISTS (SELECT 1 FROM bump) THEN
          (SELECT COALESCE(json_agg(appended ORDER BY "seq"), '[]'::json) FROM appended) END AS "stored"
      FROM head`,
@@ -227,5 +254,5 @@ async function commitInOneStatement(
   const row = rows[0];
   if (!row) throw new SessionGone(lease.sessionId);
   if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
-  return row.stored ? row.stored.map(toWireEvent) : null;
+  return row.stored ? { stored: row.stored.map(toWireEvent), released: row.released } : null;
 }

@@ -24,7 +24,8 @@ export function sessionTurnKind(ctx: AppContext, deps: LoopDeps, settings: TurnS
     retry: { maxAttempts: settings.maxAttempts, backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000 }) },
     async run(job) {
       try {
-        await runSessionPass(deps, { sessionId: job.key, token: job.lease.token }, job.signal);
+        const lease = { sessionId: job.key, token: job.lease.token, generation: job.generation };
+        if (await runSessionPass(deps, lease, job.signal)) return { released: true };
       } catch (error) {
         // Deleted while running: its job row went with it.
         if (!(error instanceof SessionGone)) throw error;
