@@ -1,3 +1,4 @@
+import { onePerOwner } from "./per-owner.js";
 import type { PgListener } from "./pg-listener.js";
 
 /** Keys remembered at most; past it the cache starts over (a read per key refills it). */
@@ -57,13 +58,5 @@ export class NotifiedCache<V> {
 
 /** One cache per owner (an application context) and channel. */
 export function cachePerOwner<V>(channel: string): (owner: { listener: PgListener }) => NotifiedCache<V> {
-  const caches = new WeakMap<object, NotifiedCache<V>>();
-  return (owner) => {
-    let cache = caches.get(owner);
-    if (!cache) {
-      cache = new NotifiedCache<V>(owner.listener, channel);
-      caches.set(owner, cache);
-    }
-    return cache;
-  };
+  return onePerOwner((owner: { listener: PgListener }) => new NotifiedCache<V>(owner.listener, channel));
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from "../context.js";
+import { onePerOwner } from "../lib/per-owner.js";
 
 /** Called with the newest committed `seq` of the session (a lower bound: entries up to it are readable). */
 export type SeqListener = (seq: number) => void;
@@ -80,7 +81,7 @@ class SessionEventNotifier {
   }
 }
 
-const notifiers = new WeakMap<AppContext, SessionEventNotifier>();
+const notifierOf = onePerOwner((ctx: AppContext) => new SessionEventNotifier(ctx));
 
 /**
  * Calls `onSeq` with the session's newest `seq` whenever entries are committed to its log, and once whenever the shared
@@ -88,10 +89,5 @@ const notifiers = new WeakMap<AppContext, SessionEventNotifier>();
  * entry is missed. Returns the unsubscribe function (idempotent).
  */
 export function subscribeSessionEvents(ctx: AppContext, sessionId: string, onSeq: SeqListener): () => void {
-  let notifier = notifiers.get(ctx);
-  if (!notifier) {
-    notifier = new SessionEventNotifier(ctx);
-    notifiers.set(ctx, notifier);
-  }
-  return notifier.subscribe(sessionId, onSeq);
+  return notifierOf(ctx).subscribe(sessionId, onSeq);
 }

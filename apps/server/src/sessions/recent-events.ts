@@ -1,3 +1,4 @@
+import { onePerOwner } from "../lib/per-owner.js";
 import type { StoredEvent } from "./event-log.js";
 
 /** How long committed entries stay here: a follower in this process is told of them within milliseconds. */
@@ -73,14 +74,5 @@ export class RecentEvents {
   }
 }
 
-const perContext = new WeakMap<object, RecentEvents>();
-
 /** The process's recent entries (one per application context). */
-export function recentEvents(ctx: object): RecentEvents {
-  let recent = perContext.get(ctx);
-  if (!recent) {
-    recent = new RecentEvents();
-    perContext.set(ctx, recent);
-  }
-  return recent;
-}
+export const recentEvents: (ctx: object) => RecentEvents = onePerOwner(() => new RecentEvents());
