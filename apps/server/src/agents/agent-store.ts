@@ -4,6 +4,7 @@ import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { newId } from "../ids.js";
 import { assertExpectedVersion, bumpUnderLock, type VersionLockRefusals } from "../lib/optimistic-lock.js";
+import { prepared } from "../lib/prepared.js";
 import { type AgentDraft, finalizeConfig } from "./agent-draft.js";
 import { applyCredentialPlan, type CredentialPlan, copyCredentials, headerKeysOf } from "./mcp-credentials.js";
 import { type AgentSnapshot, rememberSnapshot } from "./version-snapshots.js";
@@ -168,7 +169,8 @@ async function insertAgentFromBody(
   }));
   const config = finalizeConfig(draft, new Map(written.map((c) => [c.serverName, c.headerKeys])));
   const { rows } = await ctx.db.pool.query<AgentHead>(
-    `WITH head AS (
+    prepared(
+      `WITH head AS (
        INSERT INTO agents ("id", "projectId", "name", "currentVersion", "createdAt", "updatedAt")
        VALUES ($1, $2, $3, 1, now(), now()) RETURNING *
      ), version AS (
@@ -180,7 +182,8 @@ async function insertAgentFromBody(
        FROM jsonb_to_recordset($5::jsonb) AS c("serverName" text, "sealed" text, "headerKeys" jsonb)
      )
      SELECT "id", "projectId", "currentVersion", "createdAt", "updatedAt", "archivedAt" FROM head`,
-    [id, projectId, draft.name, JSON.stringify(config), JSON.stringify(written)],
+      [id, projectId, draft.name, JSON.stringify(config), JSON.stringify(written)],
+    ),
   );
   const head = rows[0]!;
   return { head, snapshot: rememberSnapshot({ agentId: id, version: 1, config, publishedAt: head.createdAt }) };

@@ -5,6 +5,7 @@ import { budgetExceededError, reserveUsage, unbudgetedUsageCtes } from "../budge
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { newId } from "../ids.js";
+import { prepared } from "../lib/prepared.js";
 import { inTransaction } from "../lib/transaction.js";
 import { requestTurn } from "./request-turn.js";
 import { type ExecutionSettings, resolveExecutionSettings } from "./resolve-execution.js";
@@ -135,7 +136,8 @@ async function insertUnbudgetedSession(
     headHolds,
   );
   const { rows } = await pool.query<SessionRow>(
-    `WITH ${ctes}, created AS (
+    prepared(
+      `WITH ${ctes}, created AS (
        INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
          "environmentId", "vaultIds", "resources", "parentSessionId")
        SELECT ${at(newId("session"))}, ${at(session.projectId)}, ${at(session.workspaceId)}, ${at(session.agentId)},
@@ -146,7 +148,8 @@ async function insertUnbudgetedSession(
        RETURNING ${SESSION_COLUMNS}
      )
      SELECT * FROM created`,
-    params,
+      params,
+    ),
   );
   return rows[0] ?? null;
 }

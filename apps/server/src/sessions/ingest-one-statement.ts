@@ -2,6 +2,7 @@ import type { UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
 import { newId } from "../ids.js";
 import { JOBS_CHANNEL } from "../jobs/index.js";
+import { prepared } from "../lib/prepared.js";
 import { activeTraceparent } from "../lib/telemetry/instruments.js";
 import type { IngestResult } from "./ingest-events.js";
 import { requestTurnCtes } from "./request-turn.js";
@@ -29,7 +30,8 @@ export async function ingestInOneStatement(
   let rows: Row[];
   try {
     ({ rows } = await pool.query<Row>(
-      `WITH bump AS (
+      prepared(
+        `WITH bump AS (
          UPDATE sessions SET "lastSeq" = "lastSeq" + $3, "updatedAt" = now()
          WHERE "id" = $1 AND "projectId" = $2 AND "archivedAt" IS NULL
          RETURNING ${SESSION_COLUMNS}, "lastSeq" - $3 AS "base"
@@ -44,17 +46,18 @@ export async function ingestInOneStatement(
          (SELECT count(*) FROM woken) AS "woken",
          (SELECT json_agg(appended ORDER BY "seq") FROM appended) AS "events"
        FROM bump`,
-      [
-        sessionId,
-        projectId,
-        entries.length,
-        entries.map(() => newId("event")),
-        entries.map((e) => e.type),
-        entries.map((e) => JSON.stringify(e.payload ?? {})),
-        entries.map((e) => e.idempotencyKey ?? null),
-        JOBS_CHANNEL,
-        activeTraceparent(),
-      ],
+        [
+          sessionId,
+          projectId,
+          entries.length,
+          entries.map(() => newId("event")),
+          entries.map((e) => e.type),
+          entries.map((e) => JSON.stringify(e.payload ?? {})),
+          entries.map((e) => e.idempotencyKey ?? null),
+          JOBS_CHANNEL,
+          activeTraceparent(),
+        ],
+      ),
     ));
   } catch (error) {
     if ((error as { code?: string }).code === "23505") return null;

@@ -3,6 +3,7 @@ import type pg from "pg";
 import { recordUsages, type UsageAmount, usageInsertSql } from "../../budgets/index.js";
 import { newId } from "../../ids.js";
 import { JobLeaseLost, releaseOwnJobSql } from "../../jobs/index.js";
+import { prepared } from "../../lib/prepared.js";
 import {
   appendEvents,
   EVENT_CREATED_AT,
@@ -229,7 +230,8 @@ async function commitInOneStatement(
       ? releaseOwnJobSql("$2", "$1", "$3", at(releaseGeneration), "EXISTS (SELECT 1 FROM bump)")
       : null;
   const { rows } = await pool.query<OneStatementRow>(
-    `WITH s AS MATERIALIZED (
+    prepared(
+      `WITH s AS MATERIALIZED (
        SELECT "id", "lastSeq" FROM sessions WHERE "id" = $1 FOR UPDATE
      ), head AS MATERIALIZED (
        SELECT s."id", s."lastSeq", r."leaseOwner" FROM s
@@ -249,7 +251,8 @@ async function commitInOneStatement(
        CASE WHEN EXISTS (SELECT 1 FROM bump) THEN
          (SELECT COALESCE(json_agg(appended ORDER BY "seq"), '[]'::json) FROM appended) END AS "stored"
      FROM head`,
-    params,
+      params,
+    ),
   );
   const row = rows[0];
   if (!row) throw new SessionGone(lease.sessionId);
