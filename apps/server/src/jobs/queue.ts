@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { prepared } from "../lib/prepared.js";
 import type { JobLease } from "./types.js";
 
 /**
@@ -24,6 +25,8 @@ export interface Claim extends JobLease {
   lastError: string | null;
   /** W3C `traceparent` of the latest request (null untraced): the run continues that trace. */
   traceparent: string | null;
+  /** What the kind's `preload` read with the claim (see `claimKey`); for the run's first round only. */
+  preloaded?: unknown;
 }
 
 interface ClaimRow {
@@ -34,6 +37,7 @@ interface ClaimRow {
   token: string;
   lastError: string | null;
   traceparent: string | null;
+  preloaded?: unknown;
 }
 
 const LEASE = (param: string) => `now() + make_interval(secs => ${param}::float8 / 1000)`;
@@ -41,7 +45,7 @@ const RETURNING = `RETURNING j."key", j."payload", j."generation"::text AS "gene
   j."leaseOwner" AS "token", j."lastError", j."traceparent"`;
 
 function toClaims(kind: string, rows: ClaimRow[]): Claim[] {
-  return rows.map((r) => ({ kind, ...r }));
+  return rows.map(({ preloaded, ...r }) => ({ kind, ...r, ...(preloaded != null ? { preloaded } : {}) }));
 }
 
 /** Claims up to `limit` due jobs of `kind`, the longest due first. Each claim gets its own token (`<prefix>:<uuid>`). */
@@ -53,33 +57,50 @@ export async function claimDue(
   limit: number,
 ): Promise<Claim[]> {
   const { rows } = await db.query<ClaimRow>(
-    `UPDATE jobs j SET "leaseOwner" = $1 || ':' || gen_random_uuid(), "dueAt" = ${LEASE("$2")},
+    prepared(
+      `UPDATE jobs j SET "leaseOwner" = $1 || ':' || gen_random_uuid(), "dueAt" = ${LEASE("$2")},
        "attempts" = j."attempts" + 1
      FROM (SELECT "kind", "key" FROM jobs WHERE "kind" = $3 AND "dueAt" <= now()
            ORDER BY "dueAt" LIMIT $4 FOR UPDATE SKIP LOCKED) picked
      WHERE j."kind" = picked."kind" AND j."key" = picked."key"
      ${RETURNING}`,
-    [tokenPrefix, leaseMs, kind, limit],
+      [tokenPrefix, leaseMs, kind, limit],
+    ),
   );
   return toClaims(kind, rows);
 }
 
-/** Claims one job by key when it is due (a notification named it, or a caller wants to run it inline). */
+/**
+ * Claims one job by key when it is due (a notification named it, or a caller wants to run it inline). With `preload`,
+ * the same statement also reads what the run reads first (`JobKind.preload`); it is kept only when the claim's
+ * snapshot held the generation claimed (a request committed between the snapshot and the row lock is not in it).
+ */
 export async function claimKey(
   db: Queryable,
   kind: string,
   key: string,
   tokenPrefix: string,
   leaseMs: number,
+  preload?: (key: string, param: (value: unknown) => string) => string,
 ): Promise<Claim | undefined> {
+  const values: unknown[] = [tokenPrefix, leaseMs, kind, key];
+  const preloaded = preload
+    ? `, CASE WHEN c."generation" = (SELECT "generation"::text FROM jobs WHERE "kind" = $3 AND "key" = $4)
+         THEN (${preload(key, (value) => `$${values.push(value)}`)}) END AS "preloaded"`
+    : "";
   const { rows } = await db.query<ClaimRow>(
-    `UPDATE jobs j SET "leaseOwner" = $1 || ':' || gen_random_uuid(), "dueAt" = ${LEASE("$2")},
-       "attempts" = j."attempts" + 1
-     FROM (SELECT "kind", "key" FROM jobs WHERE "kind" = $3 AND "key" = $4 AND "dueAt" <= now()
-           FOR UPDATE SKIP LOCKED) picked
-     WHERE j."kind" = picked."kind" AND j."key" = picked."key"
-     ${RETURNING}`,
-    [tokenPrefix, leaseMs, kind, key],
+    prepared(
+      `WITH c AS (
+         UPDATE jobs j SET "leaseOwner" = $1 || ':' || gen_random_uuid(), "dueAt" = ${LEASE("$2")},
+           "attempts" = j."attempts" + 1
+         FROM (SELECT "kind", "key" FROM jobs WHERE "kind" = $3 AND "key" = $4 AND "dueAt" <= now()
+               FOR UPDATE SKIP LOCKED) picked
+         WHERE j."kind" = picked."kind" AND j."key" = picked."key"
+         ${RETURNING}
+       )
+       SELECT c.*${preloaded} FROM c`,
+      values,
+    ),
   );
   return toClaims(kind, rows)[0];
 }
@@ -101,8 +122,12 @@ export async function insertClaimed(db: Queryable, lease: JobLease, payload: unk
 /** Extends the lease; false when it is no longer ours. */
 export async function renewLease(db: Queryable, lease: JobLease, leaseMs: number): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE jobs SET "dueAt" = ${LEASE("$4")} WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3`,
-    [lease.kind, lease.key, lease.token, leaseMs],
+    prepared(`UPDATE jobs SET "dueAt" = ${LEASE("$4")} WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3`, [
+      lease.kind,
+      lease.key,
+      lease.token,
+      leaseMs,
+    ]),
   );
   return (rowCount ?? 0) > 0;
 }
@@ -120,15 +145,21 @@ export async function completeJob(db: Queryable, claim: Claim, leaseMs: number):
   // Two statements, not one: a DELETE and an UPDATE filtered on `generation` in one statement would both judge the row
   // by the statement's snapshot, and a request committed meanwhile would make both skip it.
   const deleted = await db.query(
-    `DELETE FROM jobs WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3 AND "generation" = $4::bigint`,
-    [claim.kind, claim.key, claim.token, claim.generation],
+    prepared(`DELETE FROM jobs WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3 AND "generation" = $4::bigint`, [
+      claim.kind,
+      claim.key,
+      claim.token,
+      claim.generation,
+    ]),
   );
   if ((deleted.rowCount ?? 0) > 0) return { kind: "done" };
   const { rows } = await db.query<{ generation: string; payload: unknown; traceparent: string | null }>(
-    `UPDATE jobs SET "attempts" = 0, "lastError" = NULL, "dueAt" = ${LEASE("$4")}
+    prepared(
+      `UPDATE jobs SET "attempts" = 0, "lastError" = NULL, "dueAt" = ${LEASE("$4")}
      WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3
      RETURNING "generation"::text AS "generation", "payload", "traceparent"`,
-    [claim.kind, claim.key, claim.token, leaseMs],
+      [claim.kind, claim.key, claim.token, leaseMs],
+    ),
   );
   const row = rows[0];
   return row

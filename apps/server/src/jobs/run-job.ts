@@ -53,6 +53,7 @@ export async function runJob<P>(
     attempts: claim.attempts,
     lease,
     generation: claim.generation,
+    ...(claim.preloaded !== undefined ? { preloaded: claim.preloaded } : {}),
     signal: controller.signal,
     logger,
     fenced: (fn) =>
@@ -88,6 +89,8 @@ export async function runJob<P>(
         else logger.warn("job lease lost before it was rescheduled: another worker took it over");
         return;
       }
+      // What the claim read is for its first round only.
+      claim.preloaded = undefined;
       const done = await completeJob(pool, claim, kind.leaseMs);
       if (done.kind === "lost") logger.warn("job lease lost before completion: another worker took it over");
       if (done.kind !== "again") return;

@@ -106,7 +106,9 @@ export class JobRunner {
   async runInline(kind: string, key: string, given?: Claim): Promise<{ done: Promise<void> } | undefined> {
     const state = this.kindState(kind);
     if (this.stopped) throw new WorkerStopping();
-    const claim = given ?? (await claimKey(this.options.pool, kind, key, this.id, state.def.leaseMs));
+    const claim =
+      given ??
+      (await claimKey(this.options.pool, kind, key, this.id, state.def.leaseMs, state.def.preload?.bind(state.def)));
     if (!claim) return undefined;
     return { done: this.launch(state, claim, true) };
   }
@@ -191,7 +193,7 @@ export class JobRunner {
           while (!this.stopped && state.wanted.size > 0 && state.slotsUsed < def.concurrency) {
             const key = state.wanted.values().next().value as string;
             state.wanted.delete(key);
-            const claim = await claimKey(pool, def.kind, key, this.id, def.leaseMs);
+            const claim = await claimKey(pool, def.kind, key, this.id, def.leaseMs, def.preload?.bind(def));
             if (claim) this.launch(state, claim, false);
             // Running elsewhere, or not due by the database's clock: the timer decides when to look again.
             else this.timerStale = true;

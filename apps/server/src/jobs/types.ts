@@ -30,6 +30,11 @@ export interface RunningJob<P> {
    * when no request arrived since (the generation is unchanged), and then returns `{ released: true }`.
    */
   readonly generation: string;
+  /**
+   * What the kind's `preload` read with the claim, when it did and the claim's snapshot already held the request
+   * claimed (only on a run's first round: a run asked for again reads for itself).
+   */
+  readonly preloaded?: unknown;
   /** Aborted when the lease is lost (another worker took the job) or when the worker stops: stop promptly. */
   readonly signal: AbortSignal;
   readonly logger: Logger;
@@ -70,6 +75,13 @@ export interface JobKind<P = unknown> {
    * after `retry.maxAttempts` the job gives up. Work must be idempotent: a run cut short by a crash runs again.
    */
   run(job: RunningJob<P>): Promise<JobOutcome>;
+  /**
+   * What a run of `key` reads first, read by the statement that claims a notified key (one round trip fewer per run):
+   * an SQL expression giving one JSON value, its values passed through `param` (which returns the placeholder). The
+   * run gets it as `preloaded`, unless the job was requested again after the claim's snapshot (then nothing is given
+   * and the run reads for itself).
+   */
+  preload?(key: string, param: (value: unknown) => string): string;
   /** The job gave up (too many attempts, or a payload that does not parse): record it where users will see it. */
   giveUp?(job: DeadJob<P>): Promise<void>;
 }

@@ -93,6 +93,35 @@ describe("the job runner", () => {
     await waitUntil("the row deleted", async () => ((await rows("test.echo")).length === 0 ? true : undefined));
   });
 
+  it("gives the first round of a notified run what the kind's preload read with the claim, and later rounds nothing", async () => {
+    const seen: unknown[] = [];
+    const asked = deferred();
+    await startRunner([
+      kind(
+        "test.preload",
+        async (job) => {
+          seen.push(job.preloaded);
+          if (seen.length === 1) {
+            // Asked again during the run: the next round reads for itself.
+            await enqueueJob(db.pool, { kind: "test.preload", key: job.key, payload: { n: 2 } });
+            asked.resolve();
+          }
+          return undefined;
+        },
+        {
+          preload: (key: string, param: (value: unknown) => string) =>
+            `SELECT json_build_object('key', ${param(key)}::text, 'payload', (SELECT "payload" FROM jobs
+               WHERE "kind" = 'test.preload' AND "key" = ${param(key)}))`,
+        },
+      ),
+    ]);
+    await enqueueJob(db.pool, { kind: "test.preload", key: "p1", payload: { n: 1 } });
+    await asked.promise;
+    await waitUntil("both rounds", async () => (seen.length === 2 ? true : undefined));
+    expect(seen).toEqual([{ key: "p1", payload: { n: 1 } }, undefined]);
+    await waitUntil("the row deleted", async () => ((await rows("test.preload")).length === 0 ? true : undefined));
+  });
+
   it("never runs two jobs of one key at once, across runners, and runs again when requested during a run", async () => {
     const active = new Map<string, number>();
     let maxPerKey = 0;

@@ -21,6 +21,11 @@ export class LogCache {
     return log;
   }
 
+  /** The `seq` of the cached prefix's last entry (0 when nothing is cached). */
+  lastSeq(sessionId: string): number {
+    return this.logs.get(sessionId)?.at(-1)?.seq ?? 0;
+  }
+
   put(sessionId: string, log: StoredEvent[]): void {
     this.drop(sessionId);
     if (log.length > this.maxEvents) return;

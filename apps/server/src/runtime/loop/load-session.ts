@@ -1,5 +1,6 @@
 import type { PendingAction } from "@agent-platform/contract";
 import type pg from "pg";
+import { prepared } from "../../lib/prepared.js";
 import { type EventRow, eventsAfterJsonSql, type SessionLoopSettings } from "../../sessions/index.js";
 import type { SessionRuntimeInfo } from "../tools/types.js";
 
@@ -10,6 +11,20 @@ export interface LoopSessionRow extends SessionRuntimeInfo {
   settings: SessionLoopSettings | null;
   /** The log entries after `afterSeq` (at most `limit`). */
   newEvents: EventRow[];
+  /** The `afterSeq` the entries follow. */
+  afterSeq: number;
+}
+
+/** The session, its loop settings and the log entries after `afterSeq` (at most `limit`), as one row. */
+function loopSessionSql(idSql: string, afterSql: string, limitSql: string): string {
+  return `SELECT s."id", s."projectId", s."workspaceId", s."agentId", s."agentVersion", s."environmentId",
+       COALESCE(s."vaultIds", '{}') AS "vaultIds", s."resources", s."status", s."stopReason", s."pendingActions",
+       CASE WHEN l."sessionId" IS NULL THEN NULL ELSE json_build_object('operator', l."operator",
+         'maxModelCalls', l."maxModelCalls", 'readonly', l."readonly", 'model', l."model",
+         'delegatedBy', l."delegatedBy", 'delegationRoot', l."delegationRoot") END AS "settings",
+       ${eventsAfterJsonSql('s."id"', afterSql, limitSql)} AS "newEvents", ${afterSql}::int AS "afterSeq"
+     FROM sessions s LEFT JOIN session_loop_settings l ON l."sessionId" = s."id"
+     WHERE s."id" = ${idSql}`;
 }
 
 /**
@@ -23,15 +38,12 @@ export async function loadLoopSession(
   limit: number,
 ): Promise<LoopSessionRow | undefined> {
   const { rows } = await pool.query<LoopSessionRow>(
-    `SELECT s."id", s."projectId", s."workspaceId", s."agentId", s."agentVersion", s."environmentId",
-       COALESCE(s."vaultIds", '{}') AS "vaultIds", s."resources", s."status", s."stopReason", s."pendingActions",
-       CASE WHEN l."sessionId" IS NULL THEN NULL ELSE json_build_object('operator', l."operator",
-         'maxModelCalls', l."maxModelCalls", 'readonly', l."readonly", 'model', l."model",
-         'delegatedBy', l."delegatedBy", 'delegationRoot', l."delegationRoot") END AS "settings",
-       ${eventsAfterJsonSql('s."id"', "$2", "$3")} AS "newEvents"
-     FROM sessions s LEFT JOIN session_loop_settings l ON l."sessionId" = s."id"
-     WHERE s."id" = $1`,
-    [sessionId, afterSeq, limit],
+    prepared(loopSessionSql("$1", "$2", "$3"), [sessionId, afterSeq, limit]),
   );
   return rows[0];
+}
+
+/** `loadLoopSession` as one JSON value (null when the session is gone), for the claim of its turn to read. */
+export function loopSessionJsonSql(sessionId: string, afterSeq: number, limit: number, param: (v: unknown) => string) {
+  return `SELECT row_to_json(r) FROM (${loopSessionSql(param(sessionId), param(afterSeq), param(limit))}) r`;
 }

@@ -4,7 +4,7 @@ import { DEFAULT_LOOP_SETTINGS, toWireEvent } from "../../sessions/index.js";
 import type { LoopDeps } from "./deps.js";
 import { idleEvent, toolResultEvent } from "./events.js";
 import { InterruptWatch } from "./interrupt-watch.js";
-import { loadLoopSession } from "./load-session.js";
+import { type LoopSessionRow, loadLoopSession } from "./load-session.js";
 import { analyzeLog, type LogState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
 import { idleStatus, LOG_PAGE, SessionPass } from "./pass.js";
@@ -26,20 +26,37 @@ const INTERRUPTED_RESULT = "Not completed: the user interrupted the turn.";
  * Resolves true when the commit that settled the session also released its job (nothing was asked of it since the
  * claim): the pass stops there, and anything asked later is a new job.
  */
-export function runSessionPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<boolean> {
+export function runSessionPass(
+  deps: LoopDeps,
+  lease: Lease,
+  signal: AbortSignal,
+  /** The session as the claim read it (`loopSessionJsonSql`), if it did. */
+  preloaded?: LoopSessionRow,
+): Promise<boolean> {
   const started = performance.now();
-  return inSpan("session.turn", { "session.id": lease.sessionId }, () => runPass(deps, lease, signal)).finally(() => {
+  const pass = () => runPass(deps, lease, signal, preloaded);
+  return inSpan("session.turn", { "session.id": lease.sessionId }, pass).finally(() => {
     const ms = performance.now() - started;
     loopMetrics.passMs += ms;
     measure().turnDuration.record(ms / 1000);
   });
 }
 
-async function runPass(deps: LoopDeps, lease: Lease, signal: AbortSignal): Promise<boolean> {
+async function runPass(
+  deps: LoopDeps,
+  lease: Lease,
+  signal: AbortSignal,
+  preloaded: LoopSessionRow | undefined,
+): Promise<boolean> {
   const { ctx } = deps;
-  // The cached prefix of the log (entries never change) and what follows it, read with the session in one query.
+  // The cached prefix of the log (entries never change) and what follows it, read with the session in one query (by
+  // the claim, when what it read follows the prefix still cached).
   const log = deps.logCache.take(lease.sessionId);
-  const session = await loadLoopSession(ctx.db.pool, lease.sessionId, log.at(-1)?.seq ?? 0, LOG_PAGE);
+  const afterSeq = log.at(-1)?.seq ?? 0;
+  const session =
+    preloaded?.afterSeq === afterSeq
+      ? preloaded
+      : await loadLoopSession(ctx.db.pool, lease.sessionId, afterSeq, LOG_PAGE);
   if (!session) return false;
   log.push(...session.newEvents.map(toWireEvent));
   const interrupts = new InterruptWatch(ctx.db.pool, session.id, deps.subscribe, (error) =>

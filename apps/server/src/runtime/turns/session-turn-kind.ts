@@ -4,7 +4,9 @@ import { exponentialBackoff, type JobKind } from "../../jobs/index.js";
 import { SESSION_TURN_KIND } from "../../sessions/index.js";
 import type { LoopDeps } from "../loop/deps.js";
 import { errorEvent, idleEvent, toolResultEvent } from "../loop/events.js";
+import { type LoopSessionRow, loopSessionJsonSql } from "../loop/load-session.js";
 import { analyzeLog } from "../loop/log-state.js";
+import { LOG_PAGE } from "../loop/pass.js";
 import { runSessionPass } from "../loop/run-session.js";
 import { commitFenced, SessionGone } from "../loop/session-writer.js";
 import type { TurnSettings } from "./settings.js";
@@ -25,13 +27,16 @@ export function sessionTurnKind(ctx: AppContext, deps: LoopDeps, settings: TurnS
     async run(job) {
       try {
         const lease = { sessionId: job.key, token: job.lease.token, generation: job.generation };
-        if (await runSessionPass(deps, lease, job.signal)) return { released: true };
+        const preloaded = job.preloaded as LoopSessionRow | undefined;
+        if (await runSessionPass(deps, lease, job.signal, preloaded)) return { released: true };
       } catch (error) {
         // Deleted while running: its job row went with it.
         if (!(error instanceof SessionGone)) throw error;
       }
       return undefined;
     },
+    // The claim of a notified session reads the session and the log after the prefix this process has cached.
+    preload: (key, param) => loopSessionJsonSql(key, deps.logCache.lastSeq(key), LOG_PAGE, param),
     /**
      * Too many attempts that did not complete: stop the session with an explicit error instead of retrying forever.
      * Tool uses left without a result are closed so that the next turn does not run them again.
