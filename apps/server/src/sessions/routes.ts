@@ -1,13 +1,14 @@
-import { sessionsContract } from "@agent-platform/contract";
+import { type SessionEventPage, sessionsContract } from "@agent-platform/contract";
 import { initServer } from "@ts-rest/express";
 import type { AppContext } from "../context.js";
 import { notFound } from "../http/app-error.js";
 import { type AuthContext, authOf, projectScope } from "../http/auth-context.js";
+import { jsonTextBody } from "../http/json-text-body.js";
 import { createSession } from "./create-session.js";
 import { openSessionEventStream } from "./event-stream.js";
 import { ingestEvents } from "./ingest-events.js";
 import { archiveSession, deleteSession, renameSession } from "./session-admin.js";
-import { getSession, listSessionEvents, listSessions } from "./session-queries.js";
+import { getSession, listSessionEventsJson, listSessions } from "./session-queries.js";
 
 const s = initServer();
 
@@ -54,7 +55,9 @@ export function sessionRoutes(ctx: AppContext) {
       sessionScope(req, params);
       return {
         status: 200,
-        body: await listSessionEvents(pool, params.projectId, params.id, query.afterSeq, query.limit),
+        body: jsonTextBody<SessionEventPage>(
+          await listSessionEventsJson(pool, params.projectId, params.id, query.afterSeq, query.limit),
+        ),
       };
     },
     streamEvents: async ({ req, res, params, query, headers }) => {

@@ -9,7 +9,8 @@ import type pg from "pg";
 import { notFound } from "../http/app-error.js";
 import { invalidRequest } from "../http/error-envelope.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
-import { EVENT_CREATED_AT, type EventRow, toWireEvent } from "./event-log.js";
+import { prepared } from "../lib/prepared.js";
+import { EVENT_CREATED_AT, EVENT_WIRE_JSON, type EventRow, toWireEvent } from "./event-log.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
 
 export async function findSession(db: pg.Pool | pg.PoolClient, projectId: string, id: string): Promise<SessionRow> {
@@ -89,17 +90,51 @@ export async function listSessionEvents(
 ): Promise<SessionEventPage> {
   // One round trip: the session's existence (in this project) and the page, via a lateral join.
   const { rows: found } = await pool.query<EventRow | { seq: null }>(
-    `SELECT e."seq", e."id", e."type", e."payload", e."createdAt" FROM sessions s
+    prepared(
+      `SELECT e."seq", e."id", e."type", e."payload", e."createdAt" FROM sessions s
      LEFT JOIN LATERAL (
        SELECT "seq", "id", "type", "payload", ${EVENT_CREATED_AT} FROM session_events
        WHERE "sessionId" = s."id" AND "seq" > $3 ORDER BY "seq" LIMIT $4
      ) e ON true
      WHERE s."id" = $1 AND s."projectId" = $2`,
-    [sessionId, projectId, afterSeq, limit + 1],
+      [sessionId, projectId, afterSeq, limit + 1],
+    ),
   );
   if (found.length === 0) throw notFound("session.not_found", "Session", sessionId);
   const rows = found[0]!.seq === null ? [] : (found as EventRow[]).map(toWireEvent);
   const hasMore = rows.length > limit;
   const data = hasMore ? rows.slice(0, limit) : rows;
   return { data, hasMore, nextAfterSeq: data.length > 0 ? data[data.length - 1]!.seq : afterSeq };
+}
+
+/**
+ * `listSessionEvents` as the response's JSON text, built by PostgreSQL in the same single round trip: a log entry never
+ * changes, so the process neither parses nor re-serialises the page (the costliest part of reading a long log).
+ * `hasMore` is whether an entry follows the page's last one.
+ */
+export async function listSessionEventsJson(
+  pool: pg.Pool,
+  projectId: string,
+  sessionId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<string> {
+  const { rows } = await pool.query<{ entries: string | null; last: number | null; more: boolean }>(
+    prepared(
+      `SELECT p."entries", p."last",
+         p."last" IS NOT NULL AND EXISTS (
+           SELECT 1 FROM session_events n WHERE n."sessionId" = s."id" AND n."seq" > p."last") AS "more"
+       FROM sessions s
+       CROSS JOIN LATERAL (
+         SELECT string_agg(${EVENT_WIRE_JSON}, ',' ORDER BY e."seq") AS "entries", max(e."seq") AS "last"
+         FROM (SELECT "seq", "id", "type", "payload", "createdAt" FROM session_events
+               WHERE "sessionId" = s."id" AND "seq" > $3 ORDER BY "seq" LIMIT $4) e
+       ) p
+       WHERE s."id" = $1 AND s."projectId" = $2`,
+      [sessionId, projectId, afterSeq, limit],
+    ),
+  );
+  const row = rows[0];
+  if (!row) throw notFound("session.not_found", "Session", sessionId);
+  return `{"data":[${row.entries ?? ""}],"hasMore":${row.more},"nextAfterSeq":${row.last ?? afterSeq}}`;
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTENER_APPLICATION_NAME } from "../../src/lib/pg-listener.js";
+import { appendEvents } from "../../src/sessions/event-log.js";
 import type { Tenant } from "../support/factories.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message, newSession, postEvents, readLog } from "./helpers.js";
@@ -72,6 +73,27 @@ describe("GET /sessions/:id/events/stream", () => {
       "user.message",
     ]);
     expect(all[4]!.data).toEqual((await readLog(t, tenant, s.id))[4]);
+    c.close();
+  });
+
+  it("the log read (JSON text built by the database) and the stream carry the same entries, whatever their payloads", async () => {
+    const s = await newSession(t, tenant, { agent: agentId });
+    const odd = 'quotes " and \\ backslash, \n newline, \t tab, \u0001 control, é, 🙂, </script>, \u2028';
+    const stored = await appendEvents(t.platform.ctx.db.pool, s.id, [
+      { type: "session.status_running", payload: {} },
+      { type: "agent.message", payload: { content: [{ type: "text", text: odd }] } },
+      {
+        type: "agent.usage",
+        payload: { model: "x/y", inputTokens: 12, outputTokens: 0, ratio: 0.1, negative: -3.5, big: 9007199254740991 },
+      },
+      { type: "agent.tool_use", payload: { name: "t", input: { a: [1, null, true, { b: "c" }], empty: {}, list: [] } } },
+      { type: "session.status_idle", payload: { stopReason: "end_turn" } },
+    ]);
+    const log = await readLog(t, tenant, s.id);
+    expect(log).toEqual(stored);
+    const c = await stream(s.id);
+    const frames = await c.waitForFrames(5);
+    expect(frames.map((f) => f.data)).toEqual(log);
     c.close();
   });
 
