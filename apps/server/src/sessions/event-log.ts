@@ -33,11 +33,13 @@ export const EVENT_CREATED_AT = `to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-M
 /**
  * One log entry as its wire JSON text, built by PostgreSQL from a `session_events` row aliased `e`: the payload's
  * members, then `seq`, `id`, `type` and `createdAt` (what `toWireEvent` makes of the same row; no payload has those
- * keys). Text concatenation, not `jsonb` operators: it costs PostgreSQL about half as much per entry.
+ * keys). Text concatenation, not `jsonb` operators: it costs PostgreSQL about half as much per entry. `id` and `type`
+ * are written unescaped: both are the server's own identifiers (`newId`'s alphabet; the log's known types), never
+ * text from a request.
  */
 export const EVENT_WIRE_JSON = `CASE WHEN e."payload" = '{}'::jsonb THEN '{' ELSE left(e."payload"::text, -1) || ', ' END
-  || '"seq": ' || e."seq" || ', "id": ' || to_json(e."id")::text || ', "type": ' || to_json(e."type")::text
-  || ', "createdAt": "' || to_char(e."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'`;
+  || '"seq": ' || e."seq" || ', "id": "' || e."id" || '", "type": "' || e."type"
+  || '", "createdAt": "' || to_char(e."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'`;
 
 /** The payload object is freshly parsed per row, so it becomes the entry itself (no copy). */
 export function toWireEvent(row: EventRow): StoredEvent {

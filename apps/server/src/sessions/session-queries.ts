@@ -9,6 +9,8 @@ import type pg from "pg";
 import { notFound } from "../http/app-error.js";
 import { invalidRequest } from "../http/error-envelope.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
+import { LruCache } from "../lib/lru-cache.js";
+import { onePerOwner } from "../lib/per-owner.js";
 import { prepared } from "../lib/prepared.js";
 import { EVENT_CREATED_AT, EVENT_WIRE_JSON, type EventRow, toWireEvent } from "./event-log.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
@@ -107,10 +109,27 @@ export async function listSessionEvents(
   return { data, hasMore, nextAfterSeq: data.length > 0 ? data[data.length - 1]!.seq : afterSeq };
 }
 
+/** A page of a log as sent, with the session's `lastSeq` when it was read. */
+interface SentPage {
+  head: number;
+  text: string;
+}
+
+/**
+ * Pages of logs this process has sent, by session, `afterSeq` and `limit` (bounded by total size). Entries never
+ * change and a page is a function of the log up to the session's `lastSeq`, so a page read again while `lastSeq` is
+ * unchanged is the same text: a log read by many clients, or re-read, is built once.
+ */
+const sentPages = onePerOwner(
+  (_pool: pg.Pool) =>
+    new LruCache<string, SentPage>({ maxEntries: 2_000, maxWeight: 16 * 1024 * 1024, weigh: (p) => p.text.length }),
+);
+
 /**
  * `listSessionEvents` as the response's JSON text, built by PostgreSQL in the same single round trip: a log entry never
- * changes, so the process neither parses nor re-serialises the page (the costliest part of reading a long log).
- * `hasMore` is whether an entry follows the page's last one.
+ * changes, so the process neither parses nor re-serialises the page (the costliest part of reading a long log). When
+ * this process sent the same page at the same `lastSeq`, the statement only checks the session and its head, and the
+ * page is sent again as it was. `hasMore` is whether the log goes on after the page (`lastSeq` is its last entry).
  */
 export async function listSessionEventsJson(
   pool: pg.Pool,
@@ -119,22 +138,26 @@ export async function listSessionEventsJson(
   afterSeq: number,
   limit: number,
 ): Promise<string> {
-  const { rows } = await pool.query<{ entries: string | null; last: number | null; more: boolean }>(
+  const pages = sentPages(pool);
+  const key = `${sessionId} ${afterSeq} ${limit}`;
+  const sent = pages.get(key);
+  const { rows } = await pool.query<{ head: number; entries: string | null; last: number | null }>(
     prepared(
-      `SELECT p."entries", p."last",
-         p."last" IS NOT NULL AND EXISTS (
-           SELECT 1 FROM session_events n WHERE n."sessionId" = s."id" AND n."seq" > p."last") AS "more"
-       FROM sessions s
+      `SELECT s."lastSeq" AS "head", p."entries", p."last" FROM sessions s
        CROSS JOIN LATERAL (
          SELECT string_agg(${EVENT_WIRE_JSON}, ',' ORDER BY e."seq") AS "entries", max(e."seq") AS "last"
          FROM (SELECT "seq", "id", "type", "payload", "createdAt" FROM session_events
-               WHERE "sessionId" = s."id" AND "seq" > $3 ORDER BY "seq" LIMIT $4) e
+               WHERE "sessionId" = s."id" AND "seq" > $3 AND s."lastSeq" <> $5 ORDER BY "seq" LIMIT $4) e
        ) p
        WHERE s."id" = $1 AND s."projectId" = $2`,
-      [sessionId, projectId, afterSeq, limit],
+      [sessionId, projectId, afterSeq, limit, sent?.head ?? -1],
     ),
   );
   const row = rows[0];
   if (!row) throw notFound("session.not_found", "Session", sessionId);
-  return `{"data":[${row.entries ?? ""}],"hasMore":${row.more},"nextAfterSeq":${row.last ?? afterSeq}}`;
+  if (sent && row.head === sent.head) return sent.text;
+  const hasMore = row.last !== null && row.last < row.head;
+  const text = `{"data":[${row.entries ?? ""}],"hasMore":${hasMore},"nextAfterSeq":${row.last ?? afterSeq}}`;
+  pages.set(key, { head: row.head, text });
+  return text;
 }

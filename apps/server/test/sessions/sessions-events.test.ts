@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Tenant } from "../support/factories.js";
+import { createTenant, type Tenant } from "../support/factories.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import {
   createAgent,
@@ -327,6 +327,24 @@ describe("GET /sessions/:id/events", () => {
     expect(defaults.body.data[0].seq).toBe(1);
     const exact = await t.http.get(`${tenant.base}/sessions/${s.id}/events?afterSeq=200&limit=50`).set(tenant.auth);
     expect({ hasMore: exact.body.hasMore, next: exact.body.nextAfterSeq }).toEqual({ hasMore: false, next: 250 });
+  });
+
+  it("reads a page again as it was while the log is unchanged, and anew once it grows; never for another project", async () => {
+    const s = await session();
+    await postEvents(t, tenant, s.id, [message("a"), message("b")]);
+    const read = async (who = tenant) =>
+      t.http.get(`${who.base}/sessions/${s.id}/events?afterSeq=0&limit=2`).set(who.auth);
+    const first = await read();
+    expect((await read()).body).toEqual(first.body);
+    expect(first.body).toMatchObject({ hasMore: false, nextAfterSeq: 2 });
+    await postEvents(t, tenant, s.id, [message("c")]);
+    const grown = await read();
+    expect(grown.body.data).toEqual(first.body.data);
+    expect(grown.body).toMatchObject({ hasMore: true, nextAfterSeq: 2 });
+    // Another project, asking for the same page by the session's id: its own path, its own key.
+    expectError(await read(await createTenant(t.platform.ctx.db.prisma)), 404, "session.not_found");
+    await t.http.delete(`${tenant.base}/sessions/${s.id}`).set(tenant.auth);
+    expectError(await read(), 404, "session.not_found");
   });
 
   it("validates afterSeq and limit", async () => {

@@ -86,7 +86,10 @@ describe("GET /sessions/:id/events/stream", () => {
         type: "agent.usage",
         payload: { model: "x/y", inputTokens: 12, outputTokens: 0, ratio: 0.1, negative: -3.5, big: 9007199254740991 },
       },
-      { type: "agent.tool_use", payload: { name: "t", input: { a: [1, null, true, { b: "c" }], empty: {}, list: [] } } },
+      {
+        type: "agent.tool_use",
+        payload: { name: "t", input: { a: [1, null, true, { b: "c" }], empty: {}, list: [] } },
+      },
       { type: "session.status_idle", payload: { stopReason: "end_turn" } },
     ]);
     const log = await readLog(t, tenant, s.id);
