@@ -2,7 +2,7 @@ import type { AppContext } from "../context.js";
 import { resolveExecutionReferences } from "../execution/index.js";
 import { AppError } from "../http/app-error.js";
 import { existingKnowledgeBaseIds } from "../knowledge-bases/index.js";
-import { readProviderSettings } from "../models/index.js";
+import { providerSettingsOf } from "../models/index.js";
 import type { AgentDraft } from "./agent-draft.js";
 import { checkModel } from "./check-model.js";
 import { resolveRoster } from "./resolve-roster.js";
@@ -39,7 +39,7 @@ export async function resolveReferences(
   fields: Iterable<ReferenceField>,
 ): Promise<AgentDraft> {
   const check = new Set(fields);
-  const settings = readProviderSettings(ctx.config.env);
+  const settings = providerSettingsOf(ctx.config.env);
   if (check.has("model")) checkModel(draft.model, settings, "model");
   const multiagent = check.has("multiagent") ? draft.multiagent : undefined;
   for (const entry of multiagent?.roster ?? []) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { recordUsages } from "../budgets/index.js";
 import type { AppContext } from "../context.js";
 import { exponentialBackoff, type JobKind, type RunningJob } from "../jobs/index.js";
-import { readProviderSettings } from "../models/index.js";
+import { providerSettingsOf } from "../models/index.js";
 import type { CaseResult, TaskOutcome } from "./cases/case-outcome.js";
 import { runAgentCase } from "./cases/run-agent-case.js";
 import { runModelCase } from "./cases/run-model-case.js";
@@ -23,7 +23,7 @@ import type { ExperimentRow } from "./serialize.js";
  * and when retries are exhausted the experiment fails.
  */
 export function experimentCaseKind(ctx: AppContext, concurrency: number): JobKind<object> {
-  const settings = readProviderSettings(ctx.config.env);
+  const settings = providerSettingsOf(ctx.config.env);
   return {
     kind: CASE_KIND,
     payload: z.object({}).passthrough(),

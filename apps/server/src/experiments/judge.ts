@@ -1,7 +1,7 @@
 import type { ExperimentTask, ModelRef } from "@agent-platform/contract";
 import { loadAgentVersion } from "../agents/index.js";
 import type { AppContext } from "../context.js";
-import { callModel, formatModelSpec, ModelCallError, parseModelSpec, readProviderSettings } from "../models/index.js";
+import { callModel, formatModelSpec, ModelCallError, parseModelSpec, providerSettingsOf } from "../models/index.js";
 import { estimateCostUsd } from "./pricing.js";
 import { type Judge, ScoringFailed } from "./scoring/score-output.js";
 import { defaultJudgeModel } from "./validate-create.js";
@@ -24,7 +24,7 @@ export function createJudge(
   task: ExperimentTask,
   signal: AbortSignal,
 ): CountingJudge {
-  const settings = readProviderSettings(ctx.config.env);
+  const settings = providerSettingsOf(ctx.config.env);
   const usage = { inputTokens: 0, outputTokens: 0 };
   let calls = 0;
   let cost: number | null = 0;

@@ -2,7 +2,7 @@ import type { CreateExperiment, ValidationIssue } from "@agent-platform/contract
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { invalidRequest } from "../http/error-envelope.js";
-import { checkModelAvailable, parseModelSpec, readProviderSettings } from "../models/index.js";
+import { checkModelAvailable, parseModelSpec, providerSettingsOf } from "../models/index.js";
 import { regexProblem } from "./scoring/regex.js";
 
 /** The judge model when an `llm_judge` scorer names none: `EXPERIMENT_JUDGE_MODEL`, else the task's model. */
@@ -24,7 +24,7 @@ export function validateCreate(ctx: AppContext, body: CreateExperiment): void {
   });
   if (issues.length > 0) throw invalidRequest(issues);
 
-  const settings = readProviderSettings(ctx.config.env);
+  const settings = providerSettingsOf(ctx.config.env);
   const check = (model: string, where: string) => {
     const parsed = parseModelSpec(model);
     const problem = parsed.ok ? checkModelAvailable(parsed.spec, settings) : parsed.error.message;

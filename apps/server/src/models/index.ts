@@ -25,5 +25,11 @@ export {
   type ParseModelSpecResult,
   parseModelSpec,
 } from "./model-spec.js";
-export { checkModelAvailable, createLanguageModel, type ProviderSettings, readProviderSettings } from "./providers.js";
+export {
+  checkModelAvailable,
+  createLanguageModel,
+  type ProviderSettings,
+  providerSettingsOf,
+  readProviderSettings,
+} from "./providers.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";

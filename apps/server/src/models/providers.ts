@@ -2,6 +2,7 @@ import type { LanguageModel } from "ai";
 import { LruCache } from "../lib/lru-cache.js";
 import { ModelCallError } from "./model-errors.js";
 import type { ModelSpec } from "./model-spec.js";
+import { providerFetch } from "./provider-fetch.js";
 
 interface ProviderEndpoint {
   readonly apiKey?: string;
@@ -41,6 +42,21 @@ export function readProviderSettings(env: EnvLike = process.env): ProviderSettin
   });
 }
 
+const settingsByEnv = new WeakMap<EnvLike, ProviderSettings>();
+
+/**
+ * `readProviderSettings` once per configuration environment: settings are read at startup, and reading the process
+ * environment on every request that checks a model costs more than the check.
+ */
+export function providerSettingsOf(env: EnvLike): ProviderSettings {
+  let settings = settingsByEnv.get(env);
+  if (!settings) {
+    settings = readProviderSettings(env);
+    settingsByEnv.set(env, settings);
+  }
+  return settings;
+}
+
 /** Null when the model can be called with these settings, otherwise a reason fit for a user. */
 export function checkModelAvailable(spec: Pick<ModelSpec, "provider">, settings: ProviderSettings): string | null {
   switch (spec.provider) {
@@ -76,12 +92,12 @@ async function buildProvider(provider: ModelSpec["provider"], settings: Provider
   switch (provider) {
     case "anthropic": {
       const { createAnthropic } = await import("@ai-sdk/anthropic");
-      const anthropic = createAnthropic({ ...settings.anthropic });
+      const anthropic = createAnthropic({ ...settings.anthropic, fetch: providerFetch });
       return (modelId) => anthropic(modelId);
     }
     case "openai": {
       const { createOpenAI } = await import("@ai-sdk/openai");
-      const openai = createOpenAI({ ...settings.openai });
+      const openai = createOpenAI({ ...settings.openai, fetch: providerFetch });
       return (modelId) => openai(modelId);
     }
     case "openai-compatible": {
@@ -91,6 +107,7 @@ async function buildProvider(provider: ModelSpec["provider"], settings: Provider
         baseURL: settings.openaiCompatible.baseURL ?? "",
         ...(settings.openaiCompatible.apiKey !== undefined ? { apiKey: settings.openaiCompatible.apiKey } : {}),
         includeUsage: true,
+        fetch: providerFetch,
       });
       return (modelId) => compatible.chatModel(modelId);
     }

@@ -133,14 +133,12 @@ export async function openSessionEventStream(
   else ctx.stopping.addEventListener("abort", onStopping, { once: true });
   res.on("close", () => ctx.stopping.removeEventListener("abort", onStopping));
 
-  await write(`: session ${sessionId} after ${afterSeq}\n\n`);
-  // Written once the body is piped (a large backlog waits for the client to drain it).
+  // The opening comment and the backlog go in one write, once the body is piped (a large backlog waits for the client
+  // to drain it).
+  if (backlog.data.length > 0) position = backlog.data[backlog.data.length - 1]!.seq;
   void (async () => {
+    await write(`: session ${sessionId} after ${afterSeq}\n\n${frames(backlog.data)}`);
     if (closed) return;
-    if (backlog.data.length > 0) {
-      position = backlog.data[backlog.data.length - 1]!.seq;
-      await write(frames(backlog.data));
-    }
     pumping = false;
     if (backlog.hasMore || again) void pump();
   })();

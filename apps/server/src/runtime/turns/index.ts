@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context.js";
 import type { JobKind } from "../../jobs/index.js";
-import { readProviderSettings } from "../../models/index.js";
+import { providerSettingsOf } from "../../models/index.js";
 import { subscribeSessionEvents } from "../../sessions/index.js";
 import { delegationTools } from "../delegation/delegation-tools.js";
 import { AgentConfigCache, LogCache } from "../loop/caches.js";
@@ -35,7 +35,7 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): Sessi
     ctx,
     {
       ctx,
-      providerSettings: readProviderSettings(ctx.config.env),
+      providerSettings: providerSettingsOf(ctx.config.env),
       maxModelCalls: settings.maxModelCalls,
       mcpConnectTimeoutMs: settings.mcpConnectTimeoutMs,
       mcpCallTimeoutMs: settings.mcpCallTimeoutMs,
