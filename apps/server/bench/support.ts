@@ -160,6 +160,8 @@ export function benchPlatformEnv(options: {
   dataDir: string;
   apiKey: string;
   modelUrl: string;
+  /** The platform runs as a process of its own (its log goes to a pipe the bench reads). */
+  separate?: boolean;
 }): Record<string, string> {
   return {
     ...(options.databaseUrl
@@ -171,6 +173,8 @@ export function benchPlatformEnv(options: {
     ROLE: "all",
     BOOTSTRAP_API_KEY: options.apiKey,
     OPENAI_COMPATIBLE_BASE_URL: options.modelUrl,
-    LOG_LEVEL: "warn",
+    // A platform in the bench's own process keeps the terminal quiet; one in a process of its own (`separate`) logs at
+    // the default level (a line per request) unless BENCH_LOG_LEVEL says otherwise.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? (options.separate ? "info" : "warn"),
   };
 }

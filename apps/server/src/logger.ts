@@ -15,5 +15,7 @@ export function createLogger(
     base: undefined,
     redact: { paths: ["headers", "*.headers", "secrets", "*.secrets", "authorization"], censor: "[redacted]" },
   };
-  return destination ? pino(options, destination) : pino(options);
+  // Stdout is written asynchronously: lines logged while a write is in flight leave together in the next one (one
+  // system call per request line cost ~10 % of a busy server's CPU); pino flushes what is pending when the process exits.
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }

@@ -112,7 +112,13 @@ const started: Started[] = [];
 try {
   const fake = await startProcess([...TSX, "bench/e2e/fake-model-process.ts"], {}, /LISTENING (\S+)/);
   started.push(fake);
-  const platformEnv = benchPlatformEnv({ databaseUrl: platformDb.url, dataDir, apiKey: key, modelUrl: fake.url });
+  const platformEnv = benchPlatformEnv({
+    databaseUrl: platformDb.url,
+    dataDir,
+    apiKey: key,
+    modelUrl: fake.url,
+    separate: true,
+  });
   // The first start migrates the database; the second measures a start on an already-migrated one.
   await stopProcess((await startPlatformProcess(platformEnv)).child);
   const split = process.env.BENCH_SPLIT === "1";

@@ -38,7 +38,7 @@ try {
   );
   started.push(fake);
   const platform = await startPlatformProcess({
-    ...benchPlatformEnv({ databaseUrl: database.url, dataDir, apiKey: key, modelUrl: fake.url }),
+    ...benchPlatformEnv({ databaseUrl: database.url, dataDir, apiKey: key, modelUrl: fake.url, separate: true }),
     // Defaults unless the run overrides them.
     ...(process.env.WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY } : {}),
   });
