@@ -62,6 +62,11 @@ export function createApp(ctx: AppContext, telemetry?: Pick<Telemetry, "enabled"
   app.use("/v1", auth, ...(rateLimit ? [rateLimit] : []), jsonBody, idempotency(ctx));
 
   const options = { requestValidationErrorHandler, responseValidation: true } as const;
+  // Express tries routes in registration order, so the busiest come first. The hottest routes (event ingestion and log
+  // reads) skip response re-validation: their bodies are built field by field by the session serializers, and
+  // test/sessions/sessions-contract.test.ts checks them against the contract.
+  createExpressEndpoints(contract.sessions, sessionRoutes(ctx), app, { ...options, responseValidation: false });
+  createExpressEndpoints(contract.agents, agentRoutes(ctx), app, options);
   const platform = platformRoutes(ctx);
   createExpressEndpoints(contract.platform, platform.platform, app, options);
   createExpressEndpoints(contract.projects, platform.projects, app, options);
@@ -73,10 +78,6 @@ export function createApp(ctx: AppContext, telemetry?: Pick<Telemetry, "enabled"
   createExpressEndpoints(contract.datasets, datasetRoutes(ctx), app, options);
   createExpressEndpoints(contract.budgets, budgetRoutes(ctx), app, options);
   createExpressEndpoints(contract.serverlessTools, serverlessToolRoutes(ctx), app, options);
-  createExpressEndpoints(contract.agents, agentRoutes(ctx), app, options);
-  // The hottest routes (event ingestion and log reads) skip response re-validation: their bodies are built field by
-  // field by the session serializers, and test/sessions/sessions-contract.test.ts checks them against the contract.
-  createExpressEndpoints(contract.sessions, sessionRoutes(ctx), app, { ...options, responseValidation: false });
   createExpressEndpoints(contract.automations, automationRoutes(ctx), app, options);
   createExpressEndpoints(contract.experiments, experimentRoutes(ctx), app, options);
   createExpressEndpoints(contract.governance, governanceRoutes(ctx), app, options);
