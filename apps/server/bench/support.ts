@@ -36,31 +36,37 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /**
- * Time spent in HTTP exchanges with the model provider (request created → response complete), from undici's
- * diagnostics channels: the platform runs in this process, so every chat completion it makes is seen here.
+ * Time spent in HTTP exchanges with the model provider (request sent → response received), from the diagnostics
+ * channels of `node:http`'s client (the providers' fetch, `models/provider-fetch.ts`) and of undici (the global fetch):
+ * the platform runs in this process, so every chat completion it makes is seen here.
  */
 export class ProviderClock {
   private readonly started = new Map<object, number>();
   private total = 0;
   private calls = 0;
+  private readonly channels: [string, (message: unknown) => void][] = [
+    ["undici:request:create", (m) => this.start(m, undiciTarget(m))],
+    ["undici:request:trailers", (m) => this.done(m)],
+    ["undici:request:error", (m) => this.forget(m)],
+    ["http.client.request.start", (m) => this.start(m, httpTarget(m))],
+    ["http.client.response.finish", (m) => this.done(m)],
+    ["http.client.request.error", (m) => this.forget(m)],
+  ];
 
   constructor(
     private readonly origin: string,
     private readonly onTotal: (totalMs: number) => void = () => {},
   ) {
-    diagnostics.subscribe("undici:request:create", this.onCreate);
-    diagnostics.subscribe("undici:request:trailers", this.onDone);
-    diagnostics.subscribe("undici:request:error", this.onError);
+    for (const [name, listener] of this.channels) diagnostics.subscribe(name, listener);
   }
 
-  private readonly onCreate = (message: unknown) => {
-    const request = (message as { request: { origin: string; path: string } }).request;
-    if (request.origin === this.origin && request.path.endsWith("/chat/completions")) {
-      this.started.set(request, performance.now());
+  private start(message: unknown, target: { origin: string; path: string }) {
+    if (target.origin === this.origin && target.path.endsWith("/chat/completions")) {
+      this.started.set((message as { request: object }).request, performance.now());
     }
-  };
+  }
 
-  private readonly onDone = (message: unknown) => {
+  private done(message: unknown) {
     const request = (message as { request: object }).request;
     const start = this.started.get(request);
     if (start === undefined) return;
@@ -68,11 +74,11 @@ export class ProviderClock {
     this.total += performance.now() - start;
     this.calls++;
     this.onTotal(this.total);
-  };
+  }
 
-  private readonly onError = (message: unknown) => {
+  private forget(message: unknown) {
     this.started.delete((message as { request: object }).request);
-  };
+  }
 
   /** Milliseconds and calls accumulated so far. */
   read(): { ms: number; calls: number } {
@@ -80,10 +86,18 @@ export class ProviderClock {
   }
 
   close(): void {
-    diagnostics.unsubscribe("undici:request:create", this.onCreate);
-    diagnostics.unsubscribe("undici:request:trailers", this.onDone);
-    diagnostics.unsubscribe("undici:request:error", this.onError);
+    for (const [name, listener] of this.channels) diagnostics.unsubscribe(name, listener);
   }
+}
+
+function undiciTarget(message: unknown): { origin: string; path: string } {
+  return (message as { request: { origin: string; path: string } }).request;
+}
+
+function httpTarget(message: unknown): { origin: string; path: string } {
+  const request = (message as { request: { protocol: string; path: string; getHeader(name: string): unknown } })
+    .request;
+  return { origin: `${request.protocol}//${String(request.getHeader("host"))}`, path: request.path };
 }
 
 /** Resolves when a session's log reaches a given `seq` (LISTEN session_events, notified at commit). */
