@@ -21,6 +21,9 @@ export interface RunSession {
   log: readonly Entry[];
 }
 
+/** How long past the trial's deadline a missing run is still looked for, to tell a late firing from a lost one. */
+const LATE_GRACE_MS = 120_000;
+
 /** Once a year, at 00:00 UTC on January 1st: the fast-forward moves it to this year's time, which is past. */
 const YEARLY = { type: "schedule", cron: "0 0 1 1 *", timezone: "UTC" } as const;
 export const thisYearsFiring = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), 0, 1));
@@ -124,11 +127,22 @@ export function automationFirings(sizes: { manualRuns: number; scheduled: number
       const failures: string[] = [];
       const verify = async (automationId: string, expected: { manual?: string[]; scheduledFor?: string }) => {
         const count = (expected.manual?.length ?? 0) + (expected.scheduledFor ? 1 : 0);
-        const runs = await pollUntil(plan.deadline, async () => {
+        const enough = async () => {
           const runs = await listAll<Run>(world, `/automations/${automationId}/runs`);
           return runs.length >= count ? runs : undefined;
-        });
-        if (!runs) failures.push(`${automationId}: fewer than ${count} run(s) by the deadline`);
+        };
+        const runs = await pollUntil(plan.deadline, enough);
+        if (!runs) {
+          // Late or lost? A firing whose job was killed several times waits out a 30 s lease each time: keep looking
+          // for a while, so that a failure says which it was.
+          const lookedFrom = Date.now();
+          const late = await pollUntil(plan.deadline + LATE_GRACE_MS, enough);
+          failures.push(
+            late
+              ? `${automationId}: ${count} run(s) only ${Math.round((Date.now() - plan.deadline) / 1000)} s after the deadline (late, not lost)`
+              : `${automationId}: fewer than ${count} run(s) by the deadline, nor ${Math.round((Date.now() - lookedFrom) / 1000)} s later (lost)`,
+          );
+        }
         const listed = await listAll<{ id: string; metadata: Record<string, string> }>(
           world,
           `/sessions?metadata[automationId]=${automationId}`,
