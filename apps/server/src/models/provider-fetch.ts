@@ -2,10 +2,16 @@ import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
 
-/** Keep-alive connections to the model providers, shared by every call of the process. */
+/** An idle kept-alive connection is closed after this long (undici's default), before a server drops it under a request. */
+const KEEP_ALIVE_IDLE_MS = 4_000;
+
+/**
+ * Keep-alive connections to the model providers, shared by every call of the process. The agents' `timeout` applies to
+ * idle connections; a request in progress has its own (`IDLE_TIMEOUT_MS`).
+ */
 const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: 256 }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: 256 }),
+  "http:": new http.Agent({ keepAlive: true, maxSockets: 256, timeout: KEEP_ALIVE_IDLE_MS }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets: 256, timeout: KEEP_ALIVE_IDLE_MS }),
 };
 
 /** What undici's fetch allows a connection to wait for headers, or for the next body chunk. */

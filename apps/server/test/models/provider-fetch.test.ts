@@ -19,6 +19,7 @@ beforeAll(async () => {
       if (req.url === "/hang") return;
       if (req.url === "/empty") return res.writeHead(204).end();
       res.setHeader("x-request-id", "abc");
+      res.setHeader("x-client-port", String(req.socket.remotePort));
       res.setHeader("set-cookie", ["a=1", "b=2"]);
       res.writeHead(req.url === "/limited" ? 429 : 200, { "content-type": "application/json" });
       res.end(JSON.stringify({ echoed: body, é: "🙂" }));
@@ -60,6 +61,13 @@ describe("providerFetch", () => {
         ["POST", "Bearer k", init.body],
       ]);
     }
+  });
+
+  it("keeps its connection to a provider alive between calls", async () => {
+    const port = async () =>
+      (await providerFetch(`${base}/ok`, { method: "POST", body: "{}" })).headers.get("x-client-port");
+    const first = await port();
+    expect(await port()).toBe(first);
   });
 
   it("fails an unreachable server as the global fetch does: TypeError 'fetch failed' with the socket error as cause", async () => {
