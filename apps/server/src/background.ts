@@ -33,6 +33,8 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
     drainMs: integerSetting(ctx.config.env, "WORKER_DRAIN_MS", 10_000, 0, 3_600_000),
   });
   runner.start();
+  // Ingestion in this process starts a session's turn here when a slot is free (ROLE=all).
+  ctx.localTurns = turns.localTurns;
   observeJobQueue(
     ctx.db.pool,
     kinds.map((k) => k.kind),
@@ -41,6 +43,7 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
   ctx.logger.info({ kinds: kinds.map((k) => ({ kind: k.kind, concurrency: k.concurrency })) }, "job runner started");
   return {
     async stop() {
+      ctx.localTurns = undefined;
       await runner.stop();
       await Promise.all([cleanup.stop(), turns.stop()]);
     },

@@ -81,3 +81,31 @@ export async function cancelJob(db: Queryable, kind: string, key: string): Promi
   const { rowCount } = await db.query(`DELETE FROM jobs WHERE "kind" = $1 AND "key" = $2`, [kind, key]);
   return (rowCount ?? 0) > 0;
 }
+
+/**
+ * `enqueueCtes` for a caller that runs the job itself when it can (`JobRunner.reserve`): `keysSql` selects `key` and
+ * `leased` (whether to take it); a job inserted with `leased` is written already leased to `tokenParam` for
+ * `leaseMsParam` and not notified; a job that exists is requested again and notified, as by `enqueueCtes`. `enqueued`
+ * returns `leased`, `generation` (text) and `traceparent` per key.
+ */
+export function enqueueLeasedCtes(
+  kindSql: string,
+  keysSql: string,
+  channelParam: string,
+  traceparentParam: string,
+  tokenParam: string,
+  leaseMsParam: string,
+): string {
+  return `enqueued AS (
+       INSERT INTO jobs ("kind", "key", "traceparent", "leaseOwner", "dueAt", "attempts")
+       SELECT ${kindSql}, k."key", ${traceparentParam}::text, CASE WHEN k."leased" THEN ${tokenParam}::text END,
+         CASE WHEN k."leased" THEN now() + make_interval(secs => ${leaseMsParam}::float8 / 1000) ELSE now() END,
+         CASE WHEN k."leased" THEN 1 ELSE 0 END
+       FROM (${keysSql}) AS k
+       ON CONFLICT ("kind", "key") DO UPDATE SET "generation" = jobs."generation" + 1, ${TRACEPARENT_UPDATE}
+       RETURNING "kind", "key", "dueAt", "generation"::text AS "generation", "traceparent",
+         "leaseOwner" IS NOT DISTINCT FROM ${tokenParam}::text AS "leased"
+     ), woken AS (
+       SELECT pg_notify(${channelParam}, ${NOTIFY_PAYLOAD}) FROM enqueued WHERE NOT enqueued."leased"
+     )`;
+}

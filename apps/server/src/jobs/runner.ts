@@ -1,12 +1,12 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type pg from "pg";
 import type { Logger } from "pino";
 import type { PgListener } from "../lib/pg-listener.js";
 import { WorkerStopping } from "./errors.js";
-import { type Claim, claimDue, claimKey, JOBS_CHANNEL, nextDueMs } from "./queue.js";
+import { type Claim, claimDue, claimKey, JOBS_CHANNEL, nextDueMs, releaseJob } from "./queue.js";
 import { runJob } from "./run-job.js";
-import type { JobKind } from "./types.js";
+import type { JobKind, ReservedSlot } from "./types.js";
 
 export interface JobRunnerOptions {
   pool: pg.Pool;
@@ -111,6 +111,41 @@ export class JobRunner {
       (await claimKey(this.options.pool, kind, key, this.id, state.def.leaseMs, state.def.preload?.bind(state.def)));
     if (!claim) return undefined;
     return { done: this.launch(state, claim, true) };
+  }
+
+  /**
+   * Holds a slot of `kind` for a job the caller is about to insert already leased to `token` in a statement of its own
+   * (work that arrives in this process runs here without a notification or a claim): undefined when the process is
+   * stopping or every slot of the kind is busy. The caller then runs the claim it made, or gives the slot back.
+   */
+  reserve(kind: string): ReservedSlot | undefined {
+    const state = this.kinds.get(kind);
+    if (!state || this.stopped || state.slotsUsed >= state.def.concurrency) return undefined;
+    state.slotsUsed++;
+    let used = false;
+    return {
+      token: `${this.id}:${randomUUID()}`,
+      leaseMs: state.def.leaseMs,
+      run: (claim) => {
+        if (used) return;
+        used = true;
+        if (!this.stopped) {
+          void this.launch(state, claim, false, true);
+          return;
+        }
+        // Stopped meanwhile: the job goes back to the queue at once (with its NOTIFY) for another worker.
+        state.slotsUsed--;
+        releaseJob(this.options.pool, claim, { attemptsDelta: -1 }).catch((error) =>
+          this.options.logger.warn({ err: error, job: claim.kind, key: claim.key }, "could not hand the job back"),
+        );
+      },
+      release: () => {
+        if (used) return;
+        used = true;
+        state.slotsUsed--;
+        if (state.sweep) void this.pump();
+      },
+    };
   }
 
   private kindState(kind: string): KindState {
@@ -232,8 +267,8 @@ export class JobRunner {
     this.wakeAt(Date.now() + delay);
   }
 
-  private launch(state: KindState, claim: Claim, inline: boolean): Promise<void> {
-    if (!inline) state.slotsUsed++;
+  private launch(state: KindState, claim: Claim, inline: boolean, reserved = false): Promise<void> {
+    if (!inline && !reserved) state.slotsUsed++;
     const controller = new AbortController();
     const run: ActiveRun = { controller, done: Promise.resolve() };
     this.active.add(run);

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import type { z } from "zod";
+import type { Claim } from "./queue.js";
 
 /** How a kind retries a run that threw, and when it gives up. */
 export interface RetryPolicy {
@@ -84,4 +85,15 @@ export interface JobKind<P = unknown> {
   preload?(key: string, param: (value: unknown) => string): string;
   /** The job gave up (too many attempts, or a payload that does not parse): record it where users will see it. */
   giveUp?(job: DeadJob<P>): Promise<void>;
+}
+
+/**
+ * A slot of a kind held for a job its holder inserts already leased to `token` (see `JobRunner.reserve`): `run` runs
+ * that claim in the slot, `release` gives the slot back when nothing was claimed. Only the first call counts.
+ */
+export interface ReservedSlot {
+  readonly token: string;
+  readonly leaseMs: number;
+  run(claim: Claim): void;
+  release(): void;
 }

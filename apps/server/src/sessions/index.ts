@@ -12,9 +12,11 @@ export {
 } from "./event-log.js";
 export { subscribeSessionEvents } from "./event-notifier.js";
 export { ingestEvents } from "./ingest-events.js";
+export type { ClaimedTurn, LocalTurnSlot, LocalTurns } from "./local-turns.js";
 export {
   DEFAULT_LOOP_SETTINGS,
   loadSessionLoopSettings,
+  loopSettingsJsonSql,
   type SessionLoopSettings,
   saveSessionLoopSettings,
 } from "./loop-settings.js";

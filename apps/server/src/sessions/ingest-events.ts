@@ -28,7 +28,7 @@ export async function ingestEvents(
 ): Promise<IngestResult> {
   // Answers to tool uses are checked against the pending actions under the row lock: the general path.
   if (!events.some((e) => e.type === "user.tool_confirmation" || e.type === "user.custom_tool_result")) {
-    const done = await ingestInOneStatement(ctx.db.pool, projectId, sessionId, events);
+    const done = await ingestInOneStatement(ctx.db.pool, projectId, sessionId, events, ctx.localTurns?.(sessionId));
     if (done) return done;
   }
   let attempt = 0;

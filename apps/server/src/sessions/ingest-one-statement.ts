@@ -4,13 +4,20 @@ import { newId } from "../ids.js";
 import { JOBS_CHANNEL } from "../jobs/index.js";
 import { prepared } from "../lib/prepared.js";
 import { activeTraceparent } from "../lib/telemetry/instruments.js";
+import { EVENT_CREATED_AT, type EventRow } from "./event-log.js";
 import type { IngestResult } from "./ingest-events.js";
-import { requestTurnCtes } from "./request-turn.js";
+import type { LocalTurnSlot } from "./local-turns.js";
+import { loopSettingsJsonSql, type SessionLoopSettings } from "./loop-settings.js";
+import { requestLeasedTurnCtes, requestTurnCtes } from "./request-turn.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
 import { toNewEvent } from "./user-events.js";
 
 interface Row extends SessionRow {
-  events: { seq: number; id: string; type: string; idempotencyKey: string | null }[];
+  events: (EventRow & { idempotencyKey: string | null })[];
+  /** With a slot: the turn's job as the statement left it, the loop settings and the `lastSeq` before the append. */
+  job?: { leased: boolean; generation: string; traceparent: string | null } | null;
+  settings?: SessionLoopSettings | null;
+  base?: number;
 }
 
 /**
@@ -19,51 +26,81 @@ interface Row extends SessionRow {
  * atomically, as one statement is. Returns null when it cannot decide alone (the session is missing, foreign or
  * archived; or an idempotency key is already in the log, which fails the whole statement on the unique index): the
  * caller then takes the general path, which reports the error or acknowledges the duplicates.
+ *
+ * With `slot` (this process runs turns and has one free), a session without a pending turn whose cached log ends where
+ * the append begins gets its turn's job inserted already leased to the slot, and the turn starts here with what the
+ * statement read and wrote; the slot is given back in every other case.
  */
 export async function ingestInOneStatement(
   pool: pg.Pool,
   projectId: string,
   sessionId: string,
   events: UserEvent[],
+  slot?: LocalTurnSlot,
 ): Promise<IngestResult | null> {
   const entries = events.map(toNewEvent);
+  const values: unknown[] = [
+    sessionId,
+    projectId,
+    entries.length,
+    entries.map(() => newId("event")),
+    entries.map((e) => e.type),
+    entries.map((e) => JSON.stringify(e.payload ?? {})),
+    entries.map((e) => e.idempotencyKey ?? null),
+    JOBS_CHANNEL,
+    activeTraceparent(),
+  ];
+  if (slot) values.push(slot.cachedSeq, slot.token, slot.leaseMs);
+  const request = slot
+    ? requestLeasedTurnCtes(`SELECT "id" AS "key", "base" = $10 AS "leased" FROM bump`, "$8", "$9", "$11", "$12")
+    : requestTurnCtes('SELECT "id" FROM bump', "$8", "$9");
   let rows: Row[];
   try {
     ({ rows } = await pool.query<Row>(
       prepared(
         `WITH bump AS (
-         UPDATE sessions SET "lastSeq" = "lastSeq" + $3, "updatedAt" = now()
-         WHERE "id" = $1 AND "projectId" = $2 AND "archivedAt" IS NULL
-         RETURNING ${SESSION_COLUMNS}, "lastSeq" - $3 AS "base"
-       ), appended AS (
-         INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey")
-         SELECT $1, bump."base" + input.ord, input.id, input.type, input.payload, input.ikey
-         FROM bump, unnest($4::text[], $5::text[], $6::jsonb[], $7::text[]) WITH ORDINALITY
-           AS input(id, type, payload, ikey, ord)
-         RETURNING "seq", "id", "type", "idempotencyKey"
-       ), ${requestTurnCtes('SELECT "id" FROM bump', "$8", "$9")}
-       SELECT ${SESSION_COLUMNS.replace(/"(\w+)"/g, 'bump."$1"')},
-         (SELECT count(*) FROM woken) AS "woken",
-         (SELECT json_agg(appended ORDER BY "seq") FROM appended) AS "events"
-       FROM bump`,
-        [
-          sessionId,
-          projectId,
-          entries.length,
-          entries.map(() => newId("event")),
-          entries.map((e) => e.type),
-          entries.map((e) => JSON.stringify(e.payload ?? {})),
-          entries.map((e) => e.idempotencyKey ?? null),
-          JOBS_CHANNEL,
-          activeTraceparent(),
-        ],
+           UPDATE sessions SET "lastSeq" = "lastSeq" + $3, "updatedAt" = now()
+           WHERE "id" = $1 AND "projectId" = $2 AND "archivedAt" IS NULL
+           RETURNING ${SESSION_COLUMNS}, "lastSeq" - $3 AS "base"
+         ), appended AS (
+           INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey")
+           SELECT $1, bump."base" + input.ord, input.id, input.type, input.payload, input.ikey
+           FROM bump, unnest($4::text[], $5::text[], $6::jsonb[], $7::text[]) WITH ORDINALITY
+             AS input(id, type, payload, ikey, ord)
+           RETURNING "seq", "id", "type", "idempotencyKey"${slot ? `, "payload", ${EVENT_CREATED_AT}` : ""}
+         ), ${request}
+         SELECT ${SESSION_COLUMNS.replace(/"(\w+)"/g, 'bump."$1"')},
+           (SELECT count(*) FROM woken) AS "woken",
+           (SELECT json_agg(appended ORDER BY "seq") FROM appended) AS "events"${
+             slot
+               ? `, bump."base",
+           (SELECT row_to_json(j) FROM (SELECT "leased", "generation", "traceparent" FROM enqueued) j) AS "job",
+           (SELECT ${loopSettingsJsonSql("l")} FROM session_loop_settings l WHERE l."sessionId" = $1) AS "settings"`
+               : ""
+           }
+         FROM bump`,
+        values,
       ),
     ));
   } catch (error) {
+    slot?.release();
     if ((error as { code?: string }).code === "23505") return null;
     throw error;
   }
   const row = rows[0];
+  if (slot) {
+    if (row?.job?.leased) {
+      const { events: appended, job, settings, base, ...session } = row;
+      slot.start({
+        generation: job.generation,
+        traceparent: job.traceparent,
+        session,
+        settings: settings ?? null,
+        base: base!,
+        appended,
+      });
+    } else slot.release();
+  }
   if (!row) return null;
   return {
     session: toSession(row),

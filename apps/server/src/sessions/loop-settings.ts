@@ -34,6 +34,13 @@ export const DEFAULT_LOOP_SETTINGS: SessionLoopSettings = {
 
 type Queryable = Pick<pg.Pool, "query">;
 
+/** A `session_loop_settings` row aliased `alias` as one JSON object (`SessionLoopSettings`), null when there is none. */
+export function loopSettingsJsonSql(alias: string): string {
+  return `CASE WHEN ${alias}."sessionId" IS NULL THEN NULL ELSE json_build_object('operator', ${alias}."operator",
+    'maxModelCalls', ${alias}."maxModelCalls", 'readonly', ${alias}."readonly", 'model', ${alias}."model",
+    'delegatedBy', ${alias}."delegatedBy", 'delegationRoot', ${alias}."delegationRoot") END`;
+}
+
 /**
  * Stores the loop settings of a session. Write them in the transaction that creates the session, before its first
  * `requestTurn`, so that no worker runs it with the defaults.

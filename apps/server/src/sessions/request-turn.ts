@@ -1,4 +1,4 @@
-import { enqueueCtes, JOBS_CHANNEL } from "../jobs/index.js";
+import { enqueueCtes, enqueueLeasedCtes, JOBS_CHANNEL } from "../jobs/index.js";
 import { activeTraceparent } from "../lib/telemetry/instruments.js";
 
 type Queryable = { query(sql: string, values: unknown[]): Promise<unknown> };
@@ -17,6 +17,27 @@ export function requestTurnCtes(sessionIdsSql: string, channelParam: string, tra
     `SELECT s."id" AS "key" FROM (${sessionIdsSql}) AS s`,
     channelParam,
     traceparentParam,
+  );
+}
+
+/**
+ * `requestTurnCtes` for a turn this process may run itself (`LocalTurnSlot`): `sessionKeysSql` selects `key` (the
+ * session id) and `leased` (take it); see `enqueueLeasedCtes`.
+ */
+export function requestLeasedTurnCtes(
+  sessionKeysSql: string,
+  channelParam: string,
+  traceparentParam: string,
+  tokenParam: string,
+  leaseMsParam: string,
+): string {
+  return enqueueLeasedCtes(
+    `'${SESSION_TURN_KIND}'`,
+    sessionKeysSql,
+    channelParam,
+    traceparentParam,
+    tokenParam,
+    leaseMsParam,
   );
 }
 

@@ -44,6 +44,46 @@ describe("the work queue", () => {
     expect(chatCalls().every((r) => r.outcome === "completed")).toBe(true);
   });
 
+  it("starts a turn in the process that ingested it while a slot is free, and through the queue when none is", async () => {
+    const notified: string[] = [];
+    const unsubscribe = t.platform.ctx.listener.subscribe("jobs", {
+      onNotification: (payload) => notified.push(payload),
+    });
+    try {
+      const agent = await createAgent(t, t.tenant, { model: MODEL });
+      const here = await newSession(t, t.tenant, { agent: agent.id });
+      expect((await postEvents(t, t.tenant, here.id, [message("hello")])).status).toBe(202);
+      const log = await waitForIdle(t, t.tenant, here.id);
+      expect(types(log)).toEqual([
+        "user.message",
+        "session.status_running",
+        "agent.message",
+        "agent.usage",
+        "session.status_idle",
+      ]);
+      // Claimed by the ingestion statement itself: no notification asked any runner to claim it.
+      expect(notified.filter((p) => p.endsWith(`|${here.id}`))).toEqual([]);
+
+      // The one slot busy with a slow turn: the next session's turn goes through the queue (notified), then runs.
+      fake.enqueue({ text: "slow answer", delayMs: 600 });
+      const busy = await newSession(t, t.tenant, { agent: agent.id });
+      await postEvents(t, t.tenant, busy.id, [message("slow")]);
+      await waitUntil("the slow model call", async () =>
+        chatCalls().some((r) => r.outcome === "pending") ? true : undefined,
+      );
+      const queued = await newSession(t, t.tenant, { agent: agent.id });
+      await postEvents(t, t.tenant, queued.id, [message("queued")]);
+      for (const session of [busy, queued]) {
+        const entries = await waitForIdle(t, t.tenant, session.id);
+        expect(entries.at(-1).stopReason).toBe("end_turn");
+        expectGapFree(entries);
+      }
+      expect(notified.filter((p) => p.endsWith(`|${queued.id}`)).length).toBeGreaterThan(0);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it("runs one turn at a time per session, however fast messages arrive", async () => {
     const agent = await createAgent(t, t.tenant, { model: MODEL });
     const session = await newSession(t, t.tenant, { agent: agent.id });

@@ -1,7 +1,13 @@
 import type { PendingAction } from "@agent-platform/contract";
 import type pg from "pg";
 import { prepared } from "../../lib/prepared.js";
-import { type EventRow, eventsAfterJsonSql, type SessionLoopSettings } from "../../sessions/index.js";
+import {
+  type ClaimedTurn,
+  type EventRow,
+  eventsAfterJsonSql,
+  loopSettingsJsonSql,
+  type SessionLoopSettings,
+} from "../../sessions/index.js";
 import type { SessionRuntimeInfo } from "../tools/types.js";
 
 export interface LoopSessionRow extends SessionRuntimeInfo {
@@ -19,9 +25,7 @@ export interface LoopSessionRow extends SessionRuntimeInfo {
 function loopSessionSql(idSql: string, afterSql: string, limitSql: string): string {
   return `SELECT s."id", s."projectId", s."workspaceId", s."agentId", s."agentVersion", s."environmentId",
        COALESCE(s."vaultIds", '{}') AS "vaultIds", s."resources", s."status", s."stopReason", s."pendingActions",
-       CASE WHEN l."sessionId" IS NULL THEN NULL ELSE json_build_object('operator', l."operator",
-         'maxModelCalls', l."maxModelCalls", 'readonly', l."readonly", 'model', l."model",
-         'delegatedBy', l."delegatedBy", 'delegationRoot', l."delegationRoot") END AS "settings",
+       ${loopSettingsJsonSql("l")} AS "settings",
        ${eventsAfterJsonSql('s."id"', afterSql, limitSql)} AS "newEvents", ${afterSql}::int AS "afterSeq"
      FROM sessions s LEFT JOIN session_loop_settings l ON l."sessionId" = s."id"
      WHERE s."id" = ${idSql}`;
@@ -46,4 +50,25 @@ export async function loadLoopSession(
 /** `loadLoopSession` as one JSON value (null when the session is gone), for the claim of its turn to read. */
 export function loopSessionJsonSql(sessionId: string, afterSeq: number, limit: number, param: (v: unknown) => string) {
   return `SELECT row_to_json(r) FROM (${loopSessionSql(param(sessionId), param(afterSeq), param(limit))}) r`;
+}
+
+/** The row `loadLoopSession` would have read, from what the ingestion statement that claimed the turn returned. */
+export function claimedTurnRow(turn: ClaimedTurn): LoopSessionRow {
+  const { session } = turn;
+  return {
+    id: session.id,
+    projectId: session.projectId,
+    workspaceId: session.workspaceId,
+    agentId: session.agentId,
+    agentVersion: session.agentVersion,
+    environmentId: session.environmentId,
+    vaultIds: session.vaultIds ?? [],
+    resources: session.resources,
+    status: session.status,
+    stopReason: session.stopReason,
+    pendingActions: session.pendingActions,
+    settings: turn.settings,
+    newEvents: turn.appended,
+    afterSeq: turn.base,
+  };
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.js";
 import type { JobKind } from "../../jobs/index.js";
 import { providerSettingsOf } from "../../models/index.js";
-import { subscribeSessionEvents } from "../../sessions/index.js";
+import { type LocalTurns, subscribeSessionEvents } from "../../sessions/index.js";
 import { delegationTools } from "../delegation/delegation-tools.js";
 import { AgentConfigCache, LogCache } from "../loop/caches.js";
 import { sessionWebhooks } from "../loop/session-webhooks.js";
@@ -9,6 +9,7 @@ import { CodeExecution } from "../sandbox/code-execution.js";
 import { readSandboxSettings } from "../sandbox/sandbox-settings.js";
 import { createBrowserTooling } from "../tools/browser/browser-tooling.js";
 import { resolveSessionTools } from "../tools/resolve-session-tools.js";
+import { localTurns } from "./local-turns.js";
 import { sessionTurnKind } from "./session-turn-kind.js";
 import { readTurnSettings } from "./settings.js";
 import { type InlineRunner, TurnDriver } from "./turn-driver.js";
@@ -21,6 +22,8 @@ export type { InlineRunner } from "./turn-driver.js";
  */
 export interface SessionTurns {
   kind: JobKind<object>;
+  /** Turn slots for ingestion in this process (`AppContext.localTurns`), once the runner exists. */
+  localTurns: LocalTurns;
   /** Closes what turns keep open across calls (browsers), once the runner has stopped. */
   stop(): Promise<void>;
 }
@@ -31,6 +34,7 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): Sessi
   const browser = createBrowserTooling(ctx);
   const codeExecution = new CodeExecution(ctx, readSandboxSettings(ctx.config.env));
   codeExecution.startSweeping();
+  const logCache = new LogCache(settings.logCacheEvents);
   const kind = sessionTurnKind(
     ctx,
     {
@@ -46,13 +50,14 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): Sessi
       delegationTools: (input) => delegationTools({ ...input, ctx, driver }),
       subscribe: (sessionId, onSeq) => subscribeSessionEvents(ctx, sessionId, onSeq),
       onIdle: sessionWebhooks(ctx),
-      logCache: new LogCache(settings.logCacheEvents),
+      logCache,
       agentCache: new AgentConfigCache(1_000),
     },
     settings,
   );
   return {
     kind,
+    localTurns: localTurns((kindName) => runner().reserve(kindName), logCache),
     async stop() {
       codeExecution.stop();
       await browser.contexts.stop();

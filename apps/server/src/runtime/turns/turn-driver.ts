@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context.js";
-import { type Claim, keyDueInMs } from "../../jobs/index.js";
+import { type Claim, keyDueInMs, type ReservedSlot } from "../../jobs/index.js";
 import { raceAbort } from "../../lib/abort.js";
 import { SESSION_TURN_KIND, type StoredEvent, subscribeSessionEvents } from "../../sessions/index.js";
 import type { SessionDriver } from "../delegation/session-driver.js";
@@ -8,6 +8,7 @@ import { isSettled, readAll } from "./settled.js";
 /** What the driver needs of the process's job runner. */
 export interface InlineRunner {
   newToken(): string;
+  reserve(kind: string): ReservedSlot | undefined;
   runInline(kind: string, key: string, given?: Claim): Promise<{ done: Promise<void> } | undefined>;
 }
 

@@ -1,0 +1,33 @@
+import type { EventRow } from "./event-log.js";
+import type { SessionLoopSettings } from "./loop-settings.js";
+import type { SessionRow } from "./serialize.js";
+
+/**
+ * A turn slot of this process's job runner, held while a user event is ingested: when the session had no pending
+ * turn and the runner's cached log ends where the append begins, the ingestion statement inserts the turn's job
+ * already leased to `token` and the turn starts here at once (no notification, no claim, no load). Otherwise the slot
+ * is given back and the turn is requested as usual. Only the first of `start` and `release` counts.
+ */
+export interface LocalTurnSlot {
+  readonly token: string;
+  readonly leaseMs: number;
+  /** The `seq` the runner's cached log of the session ends at (0: nothing cached). */
+  readonly cachedSeq: number;
+  start(turn: ClaimedTurn): void;
+  release(): void;
+}
+
+/** What the ingestion statement that claimed a turn read and wrote, for the turn to start from. */
+export interface ClaimedTurn {
+  generation: string;
+  traceparent: string | null;
+  session: SessionRow;
+  settings: SessionLoopSettings | null;
+  /** The session's `lastSeq` before the append (`cachedSeq`). */
+  base: number;
+  /** The entries appended, in order. */
+  appended: EventRow[];
+}
+
+/** Holds a turn slot for the session, if this process runs turns and has one free. */
+export type LocalTurns = (sessionId: string) => LocalTurnSlot | undefined;
