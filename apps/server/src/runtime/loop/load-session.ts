@@ -8,7 +8,7 @@ import {
   loopSettingsJsonSql,
   type SessionLoopSettings,
 } from "../../sessions/index.js";
-import type { SessionRuntimeInfo } from "../tools/types.js";
+import { type SessionRuntimeInfo, sessionRuntimeInfo } from "../tools/types.js";
 
 export interface LoopSessionRow extends SessionRuntimeInfo {
   status: string;
@@ -56,14 +56,7 @@ export function loopSessionJsonSql(sessionId: string, afterSeq: number, limit: n
 export function claimedTurnRow(turn: ClaimedTurn): LoopSessionRow {
   const { session } = turn;
   return {
-    id: session.id,
-    projectId: session.projectId,
-    workspaceId: session.workspaceId,
-    agentId: session.agentId,
-    agentVersion: session.agentVersion,
-    environmentId: session.environmentId,
-    vaultIds: session.vaultIds ?? [],
-    resources: session.resources,
+    ...sessionRuntimeInfo({ ...session, vaultIds: session.vaultIds ?? [] }),
     status: session.status,
     stopReason: session.stopReason,
     pendingActions: session.pendingActions,

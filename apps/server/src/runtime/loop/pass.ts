@@ -14,7 +14,7 @@ import {
   type StoredEvent,
 } from "../../sessions/index.js";
 import { type McpConnectionSet, openMcpConnections } from "../mcp/index.js";
-import type { SessionRuntimeInfo, ToolResult } from "../tools/types.js";
+import { type SessionRuntimeInfo, sessionRuntimeInfo, type ToolResult } from "../tools/types.js";
 import type { LoopDeps } from "./deps.js";
 import { errorEvent, idleEvent, runningEvent } from "./events.js";
 import type { InterruptWatch } from "./interrupt-watch.js";
@@ -79,16 +79,7 @@ export class SessionPass {
     this.pool = deps.ctx.db.pool;
     this.settings = settings;
     this.headPending = session.pendingActions;
-    this.info = {
-      id: session.id,
-      projectId: session.projectId,
-      workspaceId: session.workspaceId,
-      agentId: session.agentId,
-      agentVersion: session.agentVersion,
-      environmentId: session.environmentId,
-      vaultIds: session.vaultIds,
-      resources: session.resources,
-    };
+    this.info = sessionRuntimeInfo(session);
     this.log = log;
   }
 

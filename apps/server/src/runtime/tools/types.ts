@@ -27,6 +27,20 @@ export interface SessionRuntimeInfo {
   resources: MemoryMount[];
 }
 
+/** Just the runtime fields of a session row (which may carry more). */
+export function sessionRuntimeInfo(row: SessionRuntimeInfo): SessionRuntimeInfo {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    workspaceId: row.workspaceId,
+    agentId: row.agentId,
+    agentVersion: row.agentVersion,
+    environmentId: row.environmentId,
+    vaultIds: row.vaultIds,
+    resources: row.resources,
+  };
+}
+
 export interface ToolRunContext {
   ctx: AppContext;
   session: SessionRuntimeInfo;
