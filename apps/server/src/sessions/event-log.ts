@@ -27,8 +27,11 @@ export interface EventRow {
   createdAt: Date | string;
 }
 
-/** `createdAt` as ISO 8601 UTC text with milliseconds, formatted by PostgreSQL (cheaper than Date objects per row). */
-export const EVENT_CREATED_AT = `to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`;
+/** A timestamp column as ISO 8601 UTC text with milliseconds (what `Date#toISOString` writes), by PostgreSQL. */
+const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** `createdAt` as ISO 8601 text, formatted by PostgreSQL (cheaper than Date objects per row). */
+export const EVENT_CREATED_AT = `${isoText('"createdAt"')} AS "createdAt"`;
 
 /**
  * One log entry as its wire JSON text, built by PostgreSQL from a `session_events` row aliased `e`: the payload's
@@ -39,7 +42,7 @@ export const EVENT_CREATED_AT = `to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-M
  */
 export const EVENT_WIRE_JSON = `CASE WHEN e."payload" = '{}'::jsonb THEN '{' ELSE left(e."payload"::text, -1) || ', ' END
   || '"seq": ' || e."seq" || ', "id": "' || e."id" || '", "type": "' || e."type"
-  || '", "createdAt": "' || to_char(e."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'`;
+  || '", "createdAt": "' || ${isoText('e."createdAt"')} || '"}'`;
 
 /** The payload object is freshly parsed per row, so it becomes the entry itself (no copy). */
 export function toWireEvent(row: EventRow): StoredEvent {
