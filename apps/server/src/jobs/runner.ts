@@ -175,8 +175,12 @@ export class JobRunner {
     void this.pump();
   }
 
-  /** Arms the timer for `time` unless it is armed earlier already. */
-  private wakeAt(time: number): void {
+  /**
+   * Arms the timer for `requested` (at most MAX_SLEEP_MS away: a far-off time, such as a yearly schedule's next run, would
+   * overflow setTimeout's 32-bit delay and fire at once) unless it is armed earlier already.
+   */
+  private wakeAt(requested: number): void {
+    const time = Math.min(requested, Date.now() + MAX_SLEEP_MS);
     if (this.stopped || time >= this.timerAt) return;
     clearTimeout(this.timer);
     this.timerAt = time;
