@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
  *   it was at and the process's active resources before killing it.
  */
 const BLOCKED_LIMIT_MS = Number(process.env.TEST_BLOCKED_LIMIT_MS ?? 150_000);
-const STALL_LIMIT_MS = Number(process.env.TEST_STALL_LIMIT_MS ?? 300_000);
+const STALL_LIMIT_MS = Number(process.env.TEST_STALL_LIMIT_MS ?? 600_000);
 
 const WATCHDOG = `
 const { workerData } = require("node:worker_threads");
