@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import diagnostics from "node:diagnostics_channel";
+import { type AddressInfo, createServer } from "node:net";
 import pg from "pg";
 
 /** A database of its own on a reachable PostgreSQL server, or null (the platform then runs embedded PostgreSQL). */
@@ -191,4 +192,16 @@ export function benchPlatformEnv(options: {
     // the default level (a line per request) unless BENCH_LOG_LEVEL says otherwise.
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? (options.separate ? "info" : "warn"),
   };
+}
+
+/** A TCP port free on 127.0.0.1 right now (for a process restarted on the same address). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -8,6 +8,7 @@ import { automationFirings } from "./scenarios/automations.js";
 import { confirmationTurns } from "./scenarios/confirmation.js";
 import { delegations } from "./scenarios/delegation.js";
 import { experimentRuns, type TaskKind } from "./scenarios/experiments.js";
+import { followUps } from "./scenarios/follow-ups.js";
 import { toolTurns } from "./scenarios/tool-turns.js";
 import type { ChaosWorld } from "./world.js";
 
@@ -21,6 +22,8 @@ export interface TrialSizes {
   scheduledFirings: number;
   experimentCases: number;
   experimentKinds: TaskKind[];
+  /** Sessions that get a second message once their first turn ended (to the killed process's API when it has one). */
+  followUps: number;
 }
 
 export interface TrialOptions {
@@ -63,6 +66,7 @@ export function scenariosFor(sizes: TrialSizes): AnyScenario[] {
     delegations(sizes.delegations),
     automationFirings({ manualRuns: sizes.manualRuns, scheduled: sizes.scheduledFirings }),
     experimentRuns({ cases: sizes.experimentCases, kinds: sizes.experimentKinds }),
+    followUps(sizes.followUps),
   ];
 }
 

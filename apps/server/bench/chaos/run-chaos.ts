@@ -2,6 +2,8 @@
 // process runs tool turns, confirmations, delegations, automation firings and experiments, and is killed with SIGKILL
 // at random moments and started again; after each trial everything started must have completed exactly once (see
 // crash-trial.ts). CHAOS_TRIALS (default 100) and CHAOS_SEED replay a run; a summary line per scenario ends it.
+// CHAOS_KILLED_ROLE=all kills a process that also serves an API instead (follow-up messages go to it, so the turns
+// its ingestion claims are killed too).
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,13 +12,14 @@ import { loadConfig } from "../../src/config.js";
 import { startPlatform } from "../../src/platform-process.js";
 import { startFakeOpenAI } from "../../test/support/fake-openai.js";
 import { startPlatformProcess } from "../e2e/processes.js";
-import { freshDatabase } from "../support.js";
+import { freePort, freshDatabase } from "../support.js";
 import { runCrashTrial, seededRandom, type TrialSizes } from "./crash-trial.js";
 import { scheduleFastForward } from "./fast-forward.js";
 import { chaosModel } from "./model-router.js";
 
 const TRIALS = Number(process.env.CHAOS_TRIALS ?? 100);
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
+const KILLED_ROLE = process.env.CHAOS_KILLED_ROLE === "all" ? "all" : "worker";
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 const database = await freshDatabase();
@@ -54,7 +57,10 @@ const sizes: TrialSizes = {
   scheduledFirings: 2,
   experimentCases: 4,
   experimentKinds: ["model", "agent"],
+  followUps: 2,
 };
+// A killed ROLE=all process comes back on the same address, where the follow-ups' client retries.
+const killedPort = KILLED_ROLE === "all" ? await freePort() : undefined;
 // A failing trial leaves its workers' output in this directory, and the database is kept for inspection.
 const logDir = join(tmpdir(), `ap-chaos-${SEED}`);
 const summary = new Map<string, { unit: string; units: number; failures: number; trials: number }>();
@@ -62,7 +68,7 @@ let failed = 0;
 let kills = 0;
 const started = performance.now();
 try {
-  out(`crash trials: ${TRIALS}, seed ${SEED}`);
+  out(`crash trials: ${TRIALS}, seed ${SEED}, killed process ROLE=${KILLED_ROLE}`);
   for (let trial = 1; trial <= TRIALS; trial++) {
     const trialStarted = performance.now();
     const workers: { output(): string }[] = [];
@@ -71,13 +77,15 @@ try {
         apiUrl: platform.url!,
         projectId: platform.bootstrap!.projectId,
         apiKey: key,
+        ...(killedPort ? { killedApiUrl: `http://127.0.0.1:${killedPort}` } : {}),
         startWorker: async () => {
           const dir = mkdtempSync(join(tmpdir(), "ap-chaos-worker-"));
           const started = await startPlatformProcess({
             ...workerEnv,
-            ROLE: "worker",
+            ROLE: KILLED_ROLE,
             DATA_DIR: dir,
             LOG_LEVEL: "info",
+            ...(killedPort ? { PORT: String(killedPort), HOST: "127.0.0.1" } : {}),
           });
           workers.push(started);
           // A killed worker leaves its data folder behind: remove it once the process is gone.

@@ -6,8 +6,13 @@ export interface ChaosWorld {
   apiUrl: string;
   projectId: string;
   apiKey: string;
-  /** Starts a `ROLE=worker` process; resolves once it claims work. */
+  /** Starts the process that is killed (`ROLE=worker`, or `ROLE=all` with `killedApiUrl`); resolves once it runs. */
   startWorker(): Promise<ChildProcess>;
+  /**
+   * The killed process's own API when it runs one (`ROLE=all`, always on this address): follow-up messages go there,
+   * so that its ingestion claims their turns.
+   */
+  killedApiUrl?: string;
   /**
    * Moves an automation's schedule clock: its armed schedule time becomes `to` (a past schedule time) and its
    * `automation.schedule` job is due now, so the worker fires `to` at once instead of waiting for the real clock.

@@ -6,12 +6,14 @@ import { checkAutomationRuns, type Run } from "../../bench/chaos/scenarios/autom
 import { checkConfirmationTurn } from "../../bench/chaos/scenarios/confirmation.js";
 import { checkDelegation } from "../../bench/chaos/scenarios/delegation.js";
 import { type CaseResult, checkExperiment, type ExperimentRecord } from "../../bench/chaos/scenarios/experiments.js";
+import { checkFollowUpTurns } from "../../bench/chaos/scenarios/follow-ups.js";
 import { checkToolTurn } from "../../bench/chaos/scenarios/tool-turns.js";
 import type { Entry } from "../../bench/chaos/world.js";
+import { freePort } from "../../bench/support.js";
 import { apiAndWorkers } from "../support/api-and-workers.js";
 
 // The short, seeded version of `pnpm chaos` (bench/chaos): two trials mixing every scenario at small sizes, each
-// killing the worker process twice. First, the checkers themselves: each accepts a good record and refuses a lost or
+// killing twice the process that runs the work (a ROLE=worker process, then a ROLE=all one). First, the checkers themselves: each accepts a good record and refuses a lost or
 // doubled step.
 const world = apiAndWorkers();
 
@@ -55,6 +57,23 @@ describe("crash trial checkers", () => {
       ),
     ).not.toEqual([]);
     expect(checkToolTurn("s", without(good, 5))).not.toEqual([]);
+  });
+
+  it("follow-up turns: accepts two whole turns, refuses a lost or doubled second turn", () => {
+    const turn = (first: number, use: string) => [
+      entry(first, "user.message"),
+      entry(first + 1, "session.status_running"),
+      entry(first + 2, "agent.tool_use", { id: use }),
+      entry(first + 3, "agent.tool_result", { toolUseId: use }),
+      entry(first + 4, "agent.message"),
+      entry(first + 5, "session.status_idle", { stopReason: "end_turn" }),
+    ];
+    const good = [...turn(1, "u1"), ...turn(7, "u2")];
+    expect(checkFollowUpTurns("s", good)).toEqual([]);
+    expect(checkFollowUpTurns("s", good.slice(0, 7))).not.toEqual([]);
+    expect(checkFollowUpTurns("s", doubled(good, 10))).not.toEqual([]);
+    expect(checkFollowUpTurns("s", doubled(good, 11))).not.toEqual([]);
+    expect(checkFollowUpTurns("s", without(good, 11))).not.toEqual([]);
   });
 
   it("confirmation turn: accepts a good log, refuses a lost, doubled or unconfirmed step", () => {
@@ -216,17 +235,21 @@ describe("crash trial checkers", () => {
 });
 
 describe("crash trials (seeded)", { timeout: 300_000 }, () => {
-  it("everything started completes exactly once while the worker is killed with SIGKILL", async () => {
+  it("everything started completes exactly once while the worker, then a ROLE=all process, is killed with SIGKILL", async () => {
     const random = seededRandom(20261125);
     const { t, fake } = world;
     fake.respondWith(chaosModel);
-    const chaos = {
-      apiUrl: t.url,
-      projectId: t.tenant.projectId,
-      apiKey: t.tenant.key,
-      startWorker: () => world.startWorker({ WORKER_LEASE_MS: "2000" }),
-      fastForwardSchedule: scheduleFastForward(t.platform.ctx.db.pool),
-    };
+    // The second trial kills a process that also serves an API (always on this port): its ingestion claims the
+    // follow-ups' turns.
+    const port = await freePort();
+    const killed = [
+      { startWorker: () => world.startWorker({ WORKER_LEASE_MS: "2000" }) },
+      {
+        killedApiUrl: `http://127.0.0.1:${port}`,
+        startWorker: () =>
+          world.startWorker({ WORKER_LEASE_MS: "2000", ROLE: "all", PORT: String(port), HOST: "127.0.0.1" }),
+      },
+    ];
     const sizes = {
       toolTurns: 2,
       confirmations: 1,
@@ -235,8 +258,16 @@ describe("crash trials (seeded)", { timeout: 300_000 }, () => {
       scheduledFirings: 1,
       experimentCases: 3,
       experimentKinds: ["model", "agent"] as const,
+      followUps: 2,
     };
-    for (let trial = 0; trial < 2; trial++) {
+    for (const target of killed) {
+      const chaos = {
+        apiUrl: t.url,
+        projectId: t.tenant.projectId,
+        apiKey: t.tenant.key,
+        fastForwardSchedule: scheduleFastForward(t.platform.ctx.db.pool),
+        ...target,
+      };
       const result = await runCrashTrial(
         chaos,
         random,
@@ -250,6 +281,7 @@ describe("crash trials (seeded)", { timeout: 300_000 }, () => {
         delegate: 1,
         automation: 3,
         experiment: 6,
+        "follow-up": 4,
       });
     }
   });
