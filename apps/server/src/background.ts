@@ -16,14 +16,18 @@ import { webhookDeliveryKind } from "./webhooks/index.js";
 export async function startBackground(ctx: AppContext): Promise<Stoppable> {
   let runner: JobRunner | undefined;
   const turns = sessionTurns(ctx, () => runner!);
+  // Every kind holds the workers' lease (`WORKER_LEASE_MS`, read with the turns' settings): a worker that dies leaves
+  // each of its jobs to another worker once it expires. A run renews it every third of it however long it takes.
+  const { leaseMs } = turns.kind;
   const kinds: JobKind<never>[] = [
     turns.kind as JobKind<never>,
-    ...automationJobKinds(ctx),
+    ...automationJobKinds(ctx, leaseMs),
     experimentCaseKind(
       ctx,
       integerSetting(ctx.config.env, "EXPERIMENT_CASE_CONCURRENCY", 16, 1, 256),
+      leaseMs,
     ) as JobKind<never>,
-    webhookDeliveryKind(ctx) as JobKind<never>,
+    webhookDeliveryKind(ctx, leaseMs) as JobKind<never>,
   ];
   runner = new JobRunner({
     pool: ctx.db.pool,

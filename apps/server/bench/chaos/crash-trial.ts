@@ -81,7 +81,7 @@ function killHard(child: ChildProcess): Promise<void> {
 /**
  * Runs one trial with a worker of its own (started here, killed and restarted `kills` times, left running at the end
  * for the caller to stop through the returned process). Resolves once every scenario has checked its work, waiting
- * for it at most `timeoutMs` (leases of killed jobs expire after up to 30 s before another worker takes them over).
+ * for it at most `timeoutMs` (a killed process's jobs wait for their leases, `WORKER_LEASE_MS`, to expire).
  */
 export async function runCrashTrial(
   world: ChaosWorld,

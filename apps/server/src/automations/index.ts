@@ -9,12 +9,13 @@ export { automationRoutes } from "./routes.js";
 
 /**
  * The automation job kinds, with their slots per worker process: schedules (short database work), manual runs, and
- * `queue_one` firings waiting for a session (each holds a slot while it waits, so they have their own).
+ * `queue_one` firings waiting for a session (each holds a slot while it waits, so they have their own); `leaseMs`:
+ * the workers' lease (`WORKER_LEASE_MS`).
  */
-export function automationJobKinds(ctx: AppContext): JobKind<never>[] {
+export function automationJobKinds(ctx: AppContext, leaseMs: number): JobKind<never>[] {
   return [
-    automationScheduleKind(ctx, 4) as JobKind<never>,
-    automationManualRunKind(ctx, 4) as JobKind<never>,
-    automationQueuedKind(ctx, 16) as JobKind<never>,
+    automationScheduleKind(ctx, 4, leaseMs) as JobKind<never>,
+    automationManualRunKind(ctx, 4, leaseMs) as JobKind<never>,
+    automationQueuedKind(ctx, 16, leaseMs) as JobKind<never>,
   ];
 }

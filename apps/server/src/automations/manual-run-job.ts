@@ -18,12 +18,12 @@ const MAX_PREPARATIONS = 5;
  * still fires, once (its run record takes the key as id). A run whose firing keeps failing gives up after 5 attempts
  * and is recorded as `error` with the last failure.
  */
-export function automationManualRunKind(ctx: AppContext, concurrency: number): JobKind<ManualRun> {
+export function automationManualRunKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<ManualRun> {
   return {
     kind: MANUAL_RUN_KIND,
     payload: ManualRunPayload,
     concurrency,
-    leaseMs: 30_000,
+    leaseMs,
     retry: { maxAttempts: 5, backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000, jitter: 0.2 }) },
     run: (job) => fireManualRun(ctx, job),
     async giveUp(job) {

@@ -21,12 +21,12 @@ const RECHECK_MS = 10_000;
  * session is no longer at work, for the schedule time it was queued for. The wait holds a slot of this kind only (the
  * schedules keep firing) and at most `WAIT_PER_RUN_MS` at a time.
  */
-export function automationQueuedKind(ctx: AppContext, concurrency: number): JobKind<object> {
+export function automationQueuedKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<object> {
   return {
     kind: QUEUED_KIND,
     payload: z.object({}).passthrough(),
     concurrency,
-    leaseMs: 30_000,
+    leaseMs,
     retry: RETRY_FOREVER,
     run: (job) => fireWhenFree(ctx, job),
   };

@@ -21,12 +21,12 @@ const MAX_PREPARATIONS = 5;
  * transaction, and asks to run again at the next due time. It never gives up: a failure (the database unreachable)
  * is retried with backoff up to a minute, and the firing is idempotent (one run per schedule time).
  */
-export function automationScheduleKind(ctx: AppContext, concurrency: number): JobKind<object> {
+export function automationScheduleKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<object> {
   return {
     kind: SCHEDULE_KIND,
     payload: z.object({}).passthrough(),
     concurrency,
-    leaseMs: 30_000,
+    leaseMs,
     retry: RETRY_FOREVER,
     run: (job) => fireSchedule(ctx, job),
   };

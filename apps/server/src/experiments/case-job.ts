@@ -22,13 +22,13 @@ import type { ExperimentRow } from "./serialize.js";
  * cap, a scorer that cannot score) is a result with `status: error`; a run that throws (database, crash) is retried,
  * and when retries are exhausted the experiment fails.
  */
-export function experimentCaseKind(ctx: AppContext, concurrency: number): JobKind<object> {
+export function experimentCaseKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<object> {
   const settings = providerSettingsOf(ctx.config.env);
   return {
     kind: CASE_KIND,
     payload: z.object({}).passthrough(),
     concurrency,
-    leaseMs: 30_000,
+    leaseMs,
     retry: { maxAttempts: 5, backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000, jitter: 0.2 }) },
     async run(job) {
       const key = parseCaseKey(job.key);

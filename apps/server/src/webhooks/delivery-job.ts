@@ -26,13 +26,13 @@ interface NextDelivery {
  * keeps the later ones waiting behind it until it succeeds or runs out of attempts (at least once, in order). The
  * retry schedule is the deliveries' own (`nextAttemptAt`); the job core's retries only cover infrastructure failures.
  */
-export function webhookDeliveryKind(ctx: AppContext): JobKind<object> {
+export function webhookDeliveryKind(ctx: AppContext, leaseMs: number): JobKind<object> {
   const settings = readDeliverySettings(ctx.config.env);
   return {
     kind: DELIVERY_KIND,
     payload: z.object({}).passthrough(),
     concurrency: settings.concurrency,
-    leaseMs: Math.max(30_000, settings.timeoutMs * 3),
+    leaseMs,
     retry: RETRY_FOREVER,
     run: (job) => deliver(ctx, settings, job),
   };

@@ -133,7 +133,7 @@ export function automationFirings(sizes: { manualRuns: number; scheduled: number
         };
         const runs = await pollUntil(plan.deadline, enough);
         if (!runs) {
-          // Late or lost? A firing whose job was killed several times waits out a 30 s lease each time: keep looking
+          // Late or lost? A firing whose job was killed several times waits out its lease each time: keep looking
           // for a while, so that a failure says which it was.
           const lookedFrom = Date.now();
           const late = await pollUntil(plan.deadline + LATE_GRACE_MS, enough);

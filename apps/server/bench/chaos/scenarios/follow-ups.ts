@@ -4,9 +4,9 @@
 // there must leave the turn to the lease expiry like any other. The client retries a refused or failed request with
 // the message's idempotency key, as a client of a restarting server does.
 import { checkCounts, checkLogShape, checkToolPairs } from "../log-checks.js";
-import { marker } from "../model-router.js";
 import type { Scenario } from "../scenario.js";
-import { api, type ChaosWorld, type Entry, pollUntil, readLog, settled, sleep } from "../world.js";
+import { type ChaosWorld, type Entry, pollUntil, readLog, settled, sleep } from "../world.js";
+import { startToolSessions } from "./tool-turns.js";
 
 type Handles = { sessions: string[]; sent: Set<string> };
 
@@ -54,21 +54,7 @@ export function followUps(sessions: number): Scenario<Handles> {
     name: "follow-up",
     unit: "turns",
     async start(world) {
-      const agent = await api<{ id: string }>(world, "POST", "/agents", {
-        name: "Chaos follow-up agent",
-        model: "openai-compatible/fake-model",
-        system: `You write notes. ${marker("tool")}`,
-        tools: ["artifact_write"],
-      });
-      const created = await Promise.all(
-        Array.from({ length: sessions }, (_, i) =>
-          api<{ id: string }>(world, "POST", "/sessions", {
-            agent: agent.id,
-            events: [{ type: "user.message", content: [{ type: "text", text: `First task ${i}` }] }],
-          }),
-        ),
-      );
-      return { sessions: created.map((s) => s.id), sent: new Set() };
+      return { sessions: await startToolSessions(world, sessions, "First task"), sent: new Set() };
     },
     async drive(world, handles, plan) {
       await Promise.all(

@@ -2,7 +2,7 @@
 import { checkCounts, checkLogShape, checkToolPairs } from "../log-checks.js";
 import { marker } from "../model-router.js";
 import type { Scenario } from "../scenario.js";
-import { api, type Entry, settledLog } from "../world.js";
+import { api, type ChaosWorld, type Entry, settledLog } from "../world.js";
 
 /** What is wrong with a finished tool turn: one user message, one tool use with one result, one answer. */
 export function checkToolTurn(sessionId: string, log: readonly Entry[]): string[] {
@@ -18,26 +18,31 @@ export function checkToolTurn(sessionId: string, log: readonly Entry[]): string[
   ];
 }
 
+/** Sessions of an agent that calls a tool and then answers, each started with the message `<text> <i>`. */
+export async function startToolSessions(world: ChaosWorld, sessions: number, text: string): Promise<string[]> {
+  const agent = await api<{ id: string }>(world, "POST", "/agents", {
+    name: "Chaos tool agent",
+    model: "openai-compatible/fake-model",
+    system: `You write notes. ${marker("tool")}`,
+    tools: ["artifact_write"],
+  });
+  const created = await Promise.all(
+    Array.from({ length: sessions }, (_, i) =>
+      api<{ id: string }>(world, "POST", "/sessions", {
+        agent: agent.id,
+        events: [{ type: "user.message", content: [{ type: "text", text: `${text} ${i}` }] }],
+      }),
+    ),
+  );
+  return created.map((s) => s.id);
+}
+
 export function toolTurns(sessions: number): Scenario<{ sessions: string[] }> {
   return {
     name: "tool",
     unit: "turns",
     async start(world) {
-      const agent = await api<{ id: string }>(world, "POST", "/agents", {
-        name: "Chaos tool agent",
-        model: "openai-compatible/fake-model",
-        system: `You write notes. ${marker("tool")}`,
-        tools: ["artifact_write"],
-      });
-      const created = await Promise.all(
-        Array.from({ length: sessions }, (_, i) =>
-          api<{ id: string }>(world, "POST", "/sessions", {
-            agent: agent.id,
-            events: [{ type: "user.message", content: [{ type: "text", text: `Task ${i}` }] }],
-          }),
-        ),
-      );
-      return { sessions: created.map((s) => s.id) };
+      return { sessions: await startToolSessions(world, sessions, "Task") };
     },
     async check(world, handles, plan) {
       const failures: string[] = [];
