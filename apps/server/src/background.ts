@@ -6,11 +6,13 @@ import { type JobKind, JobRunner } from "./jobs/index.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { observeJobQueue } from "./lib/telemetry/telemetry.js";
+import { startRetention } from "./retention.js";
 import { sessionTurns } from "./runtime/turns/index.js";
 import { webhookDeliveryKind } from "./webhooks/index.js";
 
 /**
- * Background work of the `worker` role: the job runner with every area's job kinds, and periodic housekeeping. The
+ * Background work of the `worker` role: the job runner with every area's job kinds, and periodic housekeeping (stored
+ * idempotent responses, retention of automation runs and webhook deliveries). The
  * runner stops first (draining runs in progress for `WORKER_DRAIN_MS`), then the housekeeping and the browsers.
  */
 export async function startBackground(ctx: AppContext): Promise<Stoppable> {
@@ -44,12 +46,13 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
     kinds.map((k) => k.kind),
   );
   const cleanup = await startIdempotencyCleanup(ctx);
+  const retention = startRetention(ctx);
   ctx.logger.info({ kinds: kinds.map((k) => ({ kind: k.kind, concurrency: k.concurrency })) }, "job runner started");
   return {
     async stop() {
       ctx.localTurns = undefined;
       await runner.stop();
-      await Promise.all([cleanup.stop(), turns.stop()]);
+      await Promise.all([cleanup.stop(), retention.stop(), turns.stop()]);
     },
   };
 }

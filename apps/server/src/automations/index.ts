@@ -1,10 +1,12 @@
-// What the composition root uses of automations: routes are mounted by app.ts, job kinds registered by background.ts.
+// What the composition root uses of automations: routes are mounted by app.ts, job kinds registered by background.ts,
+// old run records deleted by retention.ts.
 import type { AppContext } from "../context.js";
 import type { JobKind } from "../jobs/index.js";
 import { automationManualRunKind } from "./manual-run-job.js";
 import { automationQueuedKind } from "./queued-job.js";
 import { automationScheduleKind } from "./schedule-job.js";
 
+export { deleteExpiredAutomationRuns } from "./retention.js";
 export { automationRoutes } from "./routes.js";
 
 /**
