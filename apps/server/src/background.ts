@@ -45,7 +45,7 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
     ctx.db.pool,
     kinds.map((k) => k.kind),
   );
-  const cleanup = await startIdempotencyCleanup(ctx);
+  const cleanup = startIdempotencyCleanup(ctx);
   const retention = startRetention(ctx);
   ctx.logger.info({ kinds: kinds.map((k) => ({ kind: k.kind, concurrency: k.concurrency })) }, "job runner started");
   return {

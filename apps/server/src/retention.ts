@@ -2,6 +2,7 @@ import { deleteExpiredAutomationRuns } from "./automations/index.js";
 import type { AppContext } from "./context.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
+import { startPeriodicSweep } from "./lib/periodic-sweep.js";
 import { deleteExpiredWebhookDeliveries } from "./webhooks/index.js";
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
@@ -36,18 +37,8 @@ export async function sweepRetention(
 /** Hourly sweep in every worker (the deletes are idempotent, so several workers may run it). */
 export function startRetention(ctx: AppContext): Stoppable {
   const settings = readRetentionSettings(ctx.config.env);
-  const sweep = () =>
-    sweepRetention(ctx, settings)
-      .then((deleted) => {
-        if (deleted.automationRuns + deleted.webhookDeliveries > 0) ctx.logger.info(deleted, "retention sweep");
-      })
-      .catch((err) => ctx.logger.warn({ err }, "retention sweep failed"));
-  const timer = setInterval(sweep, SWEEP_EVERY_MS);
-  timer.unref();
-  void sweep();
-  return {
-    async stop() {
-      clearInterval(timer);
-    },
-  };
+  return startPeriodicSweep("retention sweep", SWEEP_EVERY_MS, ctx.logger, async () => {
+    const deleted = await sweepRetention(ctx, settings);
+    if (deleted.automationRuns + deleted.webhookDeliveries > 0) ctx.logger.info(deleted, "retention sweep");
+  });
 }

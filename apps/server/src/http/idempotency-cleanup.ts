@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import type { Stoppable } from "../lib/lifecycle.js";
+import { startPeriodicSweep } from "../lib/periodic-sweep.js";
 
 /** Stored responses of `Idempotency-Key` requests are kept for a day. */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
@@ -14,15 +15,8 @@ export async function deleteExpiredIdempotencyRecords(ctx: AppContext): Promise<
 }
 
 /** Hourly sweep (any number of workers may run it: the delete is idempotent). */
-export async function startIdempotencyCleanup(ctx: AppContext): Promise<Stoppable> {
-  const sweep = () =>
-    deleteExpiredIdempotencyRecords(ctx).catch((err) => ctx.logger.warn({ err }, "idempotency cleanup failed"));
-  const timer = setInterval(sweep, SWEEP_EVERY_MS);
-  timer.unref();
-  void sweep();
-  return {
-    async stop() {
-      clearInterval(timer);
-    },
-  };
+export function startIdempotencyCleanup(ctx: AppContext): Stoppable {
+  return startPeriodicSweep("idempotency cleanup", SWEEP_EVERY_MS, ctx.logger, () =>
+    deleteExpiredIdempotencyRecords(ctx),
+  );
 }
