@@ -47,15 +47,40 @@ function isDocs(path: string): boolean {
   return path === "/docs" || path.startsWith("/docs/");
 }
 
-export function securityHeaders(): RequestHandler {
-  const api = helmet({ ...COMMON, contentSecurityPolicy: API_CSP });
-  const docs = helmet({ ...COMMON, contentSecurityPolicy: DOCS_CSP });
-  // Signed links are handed to other parties (an <img> on another site): readable cross-origin, no CSP of ours.
-  const files = helmet({
-    ...COMMON,
-    contentSecurityPolicy: false,
-    crossOriginResourcePolicy: { policy: "cross-origin" },
+type Header = [name: string, value: string | number | readonly string[]];
+
+/**
+ * The headers a helmet middleware sets, read once: with static options (ours) they do not depend on the request, and
+ * setting a list is a tenth of running helmet's chain of a dozen middlewares on every request.
+ */
+function headersOf(options: HelmetOptions): Header[] {
+  const headers: Header[] = [];
+  const recorder = {
+    setHeader: (name: string, value: Header[1]) => headers.push([name, value]),
+    removeHeader: () => {},
+  };
+  let called = false;
+  helmet(options)({} as never, recorder as never, () => {
+    called = true;
   });
+  if (!called) throw new Error("helmet did not set its headers synchronously");
+  return headers;
+}
+
+function setting(headers: Header[]): RequestHandler {
+  return (_req, res, next) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
+export function securityHeaders(): RequestHandler {
+  const api = setting(headersOf({ ...COMMON, contentSecurityPolicy: API_CSP }));
+  const docs = setting(headersOf({ ...COMMON, contentSecurityPolicy: DOCS_CSP }));
+  // Signed links are handed to other parties (an <img> on another site): readable cross-origin, no CSP of ours.
+  const files = setting(
+    headersOf({ ...COMMON, contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }),
+  );
   return (req, res, next) => {
     if (isDocs(req.path)) docs(req, res, next);
     else if (req.path.startsWith(`${PUBLIC_PREFIX}/`)) files(req, res, next);

@@ -42,6 +42,14 @@ describe("secure headers", () => {
       expect(res.headers["strict-transport-security"]).toMatch(/max-age=\d+/);
       expect(res.headers["referrer-policy"]).toBe("no-referrer");
       expect(res.headers["x-powered-by"]).toBeUndefined();
+      // The rest of helmet's defaults, set from the list read once at start.
+      expect(res.headers["cross-origin-opener-policy"]).toBe("same-origin");
+      expect(res.headers["cross-origin-resource-policy"]).toBe("same-origin");
+      expect(res.headers["origin-agent-cluster"]).toBe("?1");
+      expect(res.headers["x-dns-prefetch-control"]).toBe("off");
+      expect(res.headers["x-download-options"]).toBe("noopen");
+      expect(res.headers["x-permitted-cross-domain-policies"]).toBe("none");
+      expect(res.headers["x-xss-protection"]).toBe("0");
     }
   });
 
