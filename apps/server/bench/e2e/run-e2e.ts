@@ -10,7 +10,13 @@ import { benchPlatformEnv, freshDatabase, percentile } from "../support.js";
 import { peakRssMiB, type Started, startPlatformProcess, startProcess, stopProcess, TSX } from "./processes.js";
 import { bareTarget, HttpClient, platformTarget, type Target } from "./targets.js";
 
-const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 2);
+/**
+ * Each workload runs this many times on each server, alternating (bare, platform, bare, …), and the median of the
+ * rounds' ratios is printed: a shared machine's speed drifts by ±20 % within a minute, and one pair of runs measured
+ * that drift as often as the servers.
+ */
+const ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 3);
 /** Workloads to run (`BENCH_E2E_ONLY=W1,W3`), all by default. */
 const ONLY = process.env.BENCH_E2E_ONLY?.split(",") ?? ["W1", "W2", "W3", "W4"];
 
@@ -85,15 +91,25 @@ async function w3Turns(server: Server, agentId: string): Promise<number> {
   }
 }
 
-async function w4ReadLog(server: Server, agentId: string): Promise<number> {
-  const client = new HttpClient(server.process.url, server.headers, 16);
+/** Builds a session with a 100-turn log for W4 and returns it with its number of entries. */
+async function w4Prepare(server: Server, agentId: string): Promise<{ session: string; entries: number }> {
+  const client = new HttpClient(server.process.url, server.headers, 1);
   try {
     const session = await server.target.createSession(client, agentId);
     for (let i = 0; i < 100; i++) await server.target.turn(client, session, `Message ${i}`);
-    const expected = await server.target.readLog(client, session);
+    return { session, entries: await server.target.readLog(client, session) };
+  } finally {
+    client.close();
+  }
+}
+
+async function w4ReadLog(server: Server, log: { session: string; entries: number }): Promise<number> {
+  const client = new HttpClient(server.process.url, server.headers, 16);
+  try {
     return await throughput(16, async () => {
-      const count = await server.target.readLog(client, session);
-      if (count !== expected) throw new Error(`${server.target.name}: read ${count} log entries, expected ${expected}`);
+      const count = await server.target.readLog(client, log.session);
+      if (count !== log.entries)
+        throw new Error(`${server.target.name}: read ${count} log entries, expected ${log.entries}`);
     });
   } finally {
     client.close();
@@ -141,7 +157,7 @@ try {
   const platform: Server = { target: platformTarget(projectId), process: platformProcess, headers: auth };
   const bare: Server = { target: bareTarget, process: bareProcess, headers: {} };
   out(
-    `end to end · platform ${platformProcess.url} (ROLE=all, defaults) · bare ${bareProcess.url} · ${SECONDS} s each`,
+    `end to end · platform ${platformProcess.url} (ROLE=all, defaults) · bare ${bareProcess.url} · ${ROUNDS} alternating rounds of ${SECONDS} s each`,
   );
 
   const agentOf = async (server: Server) => {
@@ -155,19 +171,38 @@ try {
     [bare, await agentOf(bare)],
   ]);
   const rows: [string, string, string, string][] = [];
+  const median = (values: number[]) => percentile(values, 50);
   // The ratio is always platform ÷ bare: for rates higher is better, for the latency lower is.
   const measure = async (label: string, unit: string, work: (server: Server, agentId: string) => Promise<number>) => {
     if (!ONLY.includes(label.slice(0, 2))) return;
     process.stderr.write(`${label}…\n`);
-    const b = await work(bare, agents.get(bare)!);
-    const p = await work(platform, agents.get(platform)!);
+    const b: number[] = [];
+    const p: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      b.push(await work(bare, agents.get(bare)!));
+      p.push(await work(platform, agents.get(platform)!));
+    }
+    const ratios = p.map((value, i) => value / b[i]!);
+    process.stderr.write(
+      `  bare ${b.map((v) => fixed(v, 1)).join(", ")} · platform ${p.map((v) => fixed(v, 1)).join(", ")}\n`,
+    );
     const digits = unit === "ms" ? 1 : 0;
-    rows.push([label, `${fixed(p, digits)} ${unit}`, `${fixed(b, digits)} ${unit}`, `${(p / b).toFixed(2)}×`]);
+    const spread = ROUNDS > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : "";
+    rows.push([
+      label,
+      `${fixed(median(p), digits)} ${unit}`,
+      `${fixed(median(b), digits)} ${unit}`,
+      `${median(ratios).toFixed(2)}×${spread}`,
+    ]);
   };
   await measure("W1 create an agent, 16 concurrent clients", "/s", (s) => w1CreateAgents(s));
   await measure("W2 one turn at concurrency 1 (p50)", "ms", w2TurnLatency);
   await measure("W3 turns, 32 concurrent clients", "turns/s", w3Turns);
-  await measure("W4 read a 100-turn log, 16 concurrent clients", "reads/s", w4ReadLog);
+  const logs = new Map<Server, { session: string; entries: number }>();
+  await measure("W4 read a 100-turn log, 16 concurrent clients", "reads/s", async (server, agentId) => {
+    if (!logs.has(server)) logs.set(server, await w4Prepare(server, agentId));
+    return w4ReadLog(server, logs.get(server)!);
+  });
   rows.push([
     "peak RSS of the server",
     `${fixed(peakRssMiB(platformProcess.child.pid!))} MiB`,
@@ -181,7 +216,7 @@ try {
     "",
   ]);
 
-  const header = ["Workload", "Platform", "Bare server", "Ratio"];
+  const header = ["Workload", "Platform (median)", "Bare server (median)", "Ratio: median (range)"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
   out("");
