@@ -178,6 +178,10 @@ try {
     process.stderr.write(`${label}…\n`);
     const b: number[] = [];
     const p: number[] = [];
+    // An uncounted first round on each: the platform's first run of a workload was about half as fast as the next ones
+    // (new pooled connections, each preparing its statements; code not yet optimised), the one-second warm-up too short.
+    await work(bare, agents.get(bare)!);
+    await work(platform, agents.get(platform)!);
     for (let round = 0; round < ROUNDS; round++) {
       b.push(await work(bare, agents.get(bare)!));
       p.push(await work(platform, agents.get(platform)!));
