@@ -1,5 +1,5 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import {
-  generateText,
   jsonSchema,
   type LanguageModel,
   type ModelMessage,
@@ -10,6 +10,12 @@ import {
 } from "ai";
 import { type ClassifiedProviderError, classifyProviderError } from "./classify-provider-error.js";
 import { callEchoModel } from "./echo-model.js";
+import {
+  generateWithLanguageModel,
+  type LanguageModelRequest,
+  toLanguageModelPrompt,
+  toLanguageModelTools,
+} from "./language-model-call.js";
 import { type ConversationMessage, toModelMessages } from "./messages.js";
 import { ModelCallAborted, ModelCallError, throwIfAborted } from "./model-errors.js";
 import type { ModelCallResult, ModelFinishReason, ModelToolCall, ModelToolDefinition } from "./model-result.js";
@@ -163,25 +169,43 @@ function toModelToolCall(call: TypedToolCall<ToolSet>): ModelToolCall {
 /**
  * One attempt as a single request and response, when nobody reads the reply as it is written (the agent loop,
  * experiments, scorers): the provider's answer is parsed once, without the streaming pipeline (a fifth of the
- * model client's CPU). Nothing reaches the caller before the end, so any retryable failure may be retried.
+ * model client's CPU) or `generateText`'s orchestration (`language-model-call.ts`). Nothing reaches the caller before
+ * the end, so any retryable failure may be retried.
  */
-async function generateOnce(request: PreparedRequest, signal: AbortSignal | undefined): Promise<ModelCallResult> {
+async function generateOnce(request: LanguageModelRequest, signal: AbortSignal | undefined): Promise<ModelCallResult> {
   const started = performance.now();
   try {
     throwIfAborted(signal);
-    const result = await generateText({ ...request, maxRetries: 0, ...(signal ? { abortSignal: signal } : {}) });
-    return {
-      text: result.text,
-      toolCalls: result.toolCalls.map(toModelToolCall),
-      usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
-      finishReason: result.finishReason,
-      providerLatencyMs: performance.now() - started,
-    };
+    const result = await generateWithLanguageModel(request, signal);
+    return { ...result, providerLatencyMs: performance.now() - started };
   } catch (error) {
     if (signal?.aborted) throw new ModelCallAborted();
     if (error instanceof ModelCallAborted) throw error;
     throw new AttemptFailed(classifyProviderError(error), false, error);
   }
+}
+
+function streamAttempt(request: PreparedRequest, options: CallModelOptions): () => Promise<ModelCallResult> {
+  return () => streamOnce(request, options);
+}
+
+/** The prompt is converted once, before the first attempt: a conversation the SDK would refuse is refused here too. */
+function directAttempt(
+  model: LanguageModelV3,
+  options: CallModelOptions,
+  messages: ModelMessage[],
+  settings: { temperature?: number; maxOutputTokens?: number },
+): () => Promise<ModelCallResult> {
+  let request: LanguageModelRequest;
+  try {
+    const system = options.system ? options.system : undefined;
+    const tools = toLanguageModelTools(options.tools);
+    request = { model, prompt: toLanguageModelPrompt(system, messages), ...(tools ? { tools } : {}), ...settings };
+  } catch (error) {
+    const failure = new AttemptFailed(classifyProviderError(error), false, error);
+    return () => Promise.reject(failure);
+  }
+  return () => generateOnce(request, options.signal);
 }
 
 /**
@@ -194,19 +218,29 @@ export async function callModel(options: CallModelOptions): Promise<ModelCallRes
   throwIfAborted(options.signal);
   if (options.spec.provider === "builtin") return callEchoModel(options);
 
-  const request: PreparedRequest = {
-    model: await createLanguageModel(options.spec, options.settings),
-    ...(options.system ? { system: options.system } : {}),
-    messages: toModelMessages(options.messages),
-    ...(options.tools && options.tools.length > 0 ? { tools: toToolSet(options.tools) } : {}),
+  const model = await createLanguageModel(options.spec, options.settings);
+  const messages = toModelMessages(options.messages);
+  const settings = {
     ...(options.spec.temperature !== undefined ? { temperature: options.spec.temperature } : {}),
     ...(options.spec.maxOutputTokens !== undefined ? { maxOutputTokens: options.spec.maxOutputTokens } : {}),
   };
+  const once = options.onTextDelta
+    ? streamAttempt(
+        {
+          model,
+          ...(options.system ? { system: options.system } : {}),
+          messages,
+          ...(options.tools && options.tools.length > 0 ? { tools: toToolSet(options.tools) } : {}),
+          ...settings,
+        },
+        options,
+      )
+    : directAttempt(model, options, messages, settings);
   const policy = resolveRetryPolicy(options.retry);
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return options.onTextDelta ? await streamOnce(request, options) : await generateOnce(request, options.signal);
+      return await once();
     } catch (error) {
       if (error instanceof CallbackFailed) throw error.error;
       if (!(error instanceof AttemptFailed)) throw error;

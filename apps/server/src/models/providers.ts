@@ -1,4 +1,4 @@
-import type { LanguageModel } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { LruCache } from "../lib/lru-cache.js";
 import { ModelCallError } from "./model-errors.js";
 import type { ModelSpec } from "./model-spec.js";
@@ -73,7 +73,7 @@ export function checkModelAvailable(spec: Pick<ModelSpec, "provider">, settings:
   }
 }
 
-type ProviderFactory = (modelId: string) => LanguageModel;
+type ProviderFactory = (modelId: string) => LanguageModelV3;
 
 interface Providers {
   factories: Map<ModelSpec["provider"], ProviderFactory>;
@@ -81,7 +81,7 @@ interface Providers {
    * Model objects are stateless and reusable; building one compiles its response schemas (~7 % of a turn's CPU), so
    * each provider/model pair is built once (bounded: model ids come from users' configurations).
    */
-  models: LruCache<string, LanguageModel>;
+  models: LruCache<string, LanguageModelV3>;
 }
 
 // Keyed by the settings object so that tests with their own settings get their own providers.
@@ -120,7 +120,7 @@ async function buildProvider(provider: ModelSpec["provider"], settings: Provider
  * The AI SDK language model for a provider-backed spec. Throws `ModelCallError("model.unavailable")`
  * when the provider lacks configuration, and a plain Error for `builtin` (handled without the AI SDK).
  */
-export async function createLanguageModel(spec: ModelSpec, settings: ProviderSettings): Promise<LanguageModel> {
+export async function createLanguageModel(spec: ModelSpec, settings: ProviderSettings): Promise<LanguageModelV3> {
   const unavailable = checkModelAvailable(spec, settings);
   if (unavailable) throw new ModelCallError("model.unavailable", unavailable);
   let providers = providerCache.get(settings);
