@@ -211,12 +211,14 @@ export async function dropJob(db: Queryable, lease: JobLease): Promise<void> {
 
 /** Milliseconds until the earliest row of these kinds becomes due (0 if one is due now), null when there is none. */
 export async function nextDueMs(db: Queryable, kinds: readonly string[]): Promise<number | null> {
+  // Not GREATEST(0, …) in SQL: it ignores a NULL, so an empty queue read as "due now" and every idle runner swept the
+  // queue 20 times a second.
   const { rows } = await db.query<{ ms: number | null }>(
-    `SELECT GREATEST(0, EXTRACT(EPOCH FROM (min("dueAt") - now())) * 1000)::float8 AS ms
-     FROM jobs WHERE "kind" = ANY($1::text[])`,
+    `SELECT (EXTRACT(EPOCH FROM (min("dueAt") - now())) * 1000)::float8 AS ms FROM jobs WHERE "kind" = ANY($1::text[])`,
     [kinds],
   );
-  return rows[0]?.ms ?? null;
+  const ms = rows[0]?.ms ?? null;
+  return ms === null ? null : Math.max(0, ms);
 }
 
 /** Locks the job's row and checks the lease, in the caller's transaction: false when another worker owns it. */

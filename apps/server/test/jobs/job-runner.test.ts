@@ -195,6 +195,44 @@ describe("the job runner", () => {
     expect(startedAt[0]!).toBeGreaterThanOrEqual(runAt.getTime() - 5);
   });
 
+  it("does not poll an empty queue: after its first sweep an idle runner makes no query until work arrives", async () => {
+    let queries = 0;
+    const counted = new Proxy(db.pool, {
+      get(target, property, receiver) {
+        if (property !== "query") return Reflect.get(target, property, receiver);
+        return (...args: Parameters<typeof target.query>) => {
+          queries++;
+          return (target.query as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const ran: string[] = [];
+    const listener = new PgListener({ connectionString: database.url }, logger);
+    await listener.start();
+    const runner = new JobRunner({
+      pool: counted,
+      listener,
+      logger,
+      kinds: [
+        kind("test.idle", async (job) => {
+          ran.push(job.key);
+          return undefined;
+        }),
+      ],
+      drainMs: 0,
+    });
+    runner.start();
+    running.push({ runner, listener });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const afterFirstSweep = queries;
+    expect(afterFirstSweep).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(queries).toBe(afterFirstSweep);
+    await enqueueJob(db.pool, { kind: "test.idle", key: "woken" });
+    await waitUntil("the notified run", async () => (ran.length === 1 ? true : undefined), 10_000);
+    expect(ran).toEqual(["woken"]);
+  });
+
   it("keeps a schedule: a run that asks to run again later is due then, with its attempts reset", async () => {
     const runsAt: number[] = [];
     await startRunner([
