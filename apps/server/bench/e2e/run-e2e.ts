@@ -7,7 +7,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchPlatformEnv, freshDatabase, percentile } from "../support.js";
-import { peakRssMiB, type Started, startPlatformProcess, startProcess, stopProcess, TSX } from "./processes.js";
+import {
+  cpuTimeMs,
+  peakRssMiB,
+  type Started,
+  startPlatformProcess,
+  startProcess,
+  stopProcess,
+  TSX,
+} from "./processes.js";
 import { bareTarget, HttpClient, platformTarget, type Target } from "./targets.js";
 
 const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 2);
@@ -26,8 +34,16 @@ interface Server {
   headers: Record<string, string>;
 }
 
+/** A workload's figure, with the server process's CPU time (user + system) per operation while it was measured. */
+interface Measured {
+  value: number;
+  cpuMsPerOp: number;
+}
+
+const cpuOf = (server: Server) => cpuTimeMs(server.process.child.pid!);
+
 /** Runs `clients` loops of `step` for `SECONDS` (after a one-second warm-up) and returns completed steps per second. */
-async function throughput(clients: number, step: (client: number) => Promise<void>): Promise<number> {
+async function throughput(server: Server, clients: number, step: (client: number) => Promise<void>): Promise<Measured> {
   const run = async (ms: number) => {
     const until = performance.now() + ms;
     let done = 0;
@@ -43,15 +59,16 @@ async function throughput(clients: number, step: (client: number) => Promise<voi
   };
   await run(1000);
   const started = performance.now();
+  const cpu = cpuOf(server);
   const done = await run(SECONDS * 1000);
-  return done / ((performance.now() - started) / 1000);
+  return { value: done / ((performance.now() - started) / 1000), cpuMsPerOp: (cpuOf(server) - cpu) / done };
 }
 
-async function w1CreateAgents(server: Server): Promise<number> {
+async function w1CreateAgents(server: Server): Promise<Measured> {
   const client = new HttpClient(server.process.url, server.headers, 16);
   let i = 0;
   try {
-    return await throughput(16, async () => {
+    return await throughput(server, 16, async () => {
       await server.target.createAgent(client, i++);
     });
   } finally {
@@ -64,28 +81,29 @@ async function oneTurn(server: Server, client: HttpClient, agentId: string, i: n
   await server.target.turn(client, session, `Hello ${i}`);
 }
 
-async function w2TurnLatency(server: Server, agentId: string): Promise<number> {
+async function w2TurnLatency(server: Server, agentId: string): Promise<Measured> {
   const client = new HttpClient(server.process.url, server.headers, 1);
   try {
     for (let i = 0; i < 20; i++) await oneTurn(server, client, agentId, i);
     const times: number[] = [];
+    const cpu = cpuOf(server);
     const until = performance.now() + SECONDS * 1000;
     for (let i = 0; performance.now() < until || times.length < 50; i++) {
       const started = performance.now();
       await oneTurn(server, client, agentId, i);
       times.push(performance.now() - started);
     }
-    return percentile(times, 50);
+    return { value: percentile(times, 50), cpuMsPerOp: (cpuOf(server) - cpu) / times.length };
   } finally {
     client.close();
   }
 }
 
-async function w3Turns(server: Server, agentId: string): Promise<number> {
+async function w3Turns(server: Server, agentId: string): Promise<Measured> {
   const client = new HttpClient(server.process.url, server.headers, 32);
   let i = 0;
   try {
-    return await throughput(32, () => oneTurn(server, client, agentId, i++));
+    return await throughput(server, 32, () => oneTurn(server, client, agentId, i++));
   } finally {
     client.close();
   }
@@ -103,10 +121,10 @@ async function w4Prepare(server: Server, agentId: string): Promise<{ session: st
   }
 }
 
-async function w4ReadLog(server: Server, log: { session: string; entries: number }): Promise<number> {
+async function w4ReadLog(server: Server, log: { session: string; entries: number }): Promise<Measured> {
   const client = new HttpClient(server.process.url, server.headers, 16);
   try {
-    return await throughput(16, async () => {
+    return await throughput(server, 16, async () => {
       const count = await server.target.readLog(client, log.session);
       if (count !== log.entries)
         throw new Error(`${server.target.name}: read ${count} log entries, expected ${log.entries}`);
@@ -170,14 +188,15 @@ try {
     [platform, await agentOf(platform)],
     [bare, await agentOf(bare)],
   ]);
-  const rows: [string, string, string, string][] = [];
+  const rows: string[][] = [];
   const median = (values: number[]) => percentile(values, 50);
-  // The ratio is always platform ÷ bare: for rates higher is better, for the latency lower is.
-  const measure = async (label: string, unit: string, work: (server: Server, agentId: string) => Promise<number>) => {
+  const ms = (value: number) => `${value.toFixed(value < 1 ? 3 : 2)} ms`;
+  // The ratio is always platform ÷ bare: for rates higher is better, for the latency and the CPU lower is.
+  const measure = async (label: string, unit: string, work: (server: Server, agentId: string) => Promise<Measured>) => {
     if (!ONLY.includes(label.slice(0, 2))) return;
     process.stderr.write(`${label}…\n`);
-    const b: number[] = [];
-    const p: number[] = [];
+    const b: Measured[] = [];
+    const p: Measured[] = [];
     // An uncounted first round on each: the platform's first run of a workload was about half as fast as the next ones
     // (new pooled connections, each preparing its statements; code not yet optimised), the one-second warm-up too short.
     await work(bare, agents.get(bare)!);
@@ -186,17 +205,18 @@ try {
       b.push(await work(bare, agents.get(bare)!));
       p.push(await work(platform, agents.get(platform)!));
     }
-    const ratios = p.map((value, i) => value / b[i]!);
-    process.stderr.write(
-      `  bare ${b.map((v) => fixed(v, 1)).join(", ")} · platform ${p.map((v) => fixed(v, 1)).join(", ")}\n`,
-    );
+    const ratios = p.map((m, i) => m.value / b[i]!.value);
+    const cpuRatios = p.map((m, i) => m.cpuMsPerOp / b[i]!.cpuMsPerOp);
+    const values = (list: Measured[]) => list.map((m) => `${fixed(m.value, 1)} (${m.cpuMsPerOp.toFixed(3)} ms CPU)`);
+    process.stderr.write(`  bare ${values(b).join(", ")} · platform ${values(p).join(", ")}\n`);
     const digits = unit === "ms" ? 1 : 0;
     const spread = ROUNDS > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : "";
     rows.push([
       label,
-      `${fixed(median(p), digits)} ${unit}`,
-      `${fixed(median(b), digits)} ${unit}`,
+      `${fixed(median(p.map((m) => m.value)), digits)} ${unit}`,
+      `${fixed(median(b.map((m) => m.value)), digits)} ${unit}`,
       `${median(ratios).toFixed(2)}×${spread}`,
+      `${ms(median(p.map((m) => m.cpuMsPerOp)))} · ${ms(median(b.map((m) => m.cpuMsPerOp)))} · ${median(cpuRatios).toFixed(1)}×`,
     ]);
   };
   await measure("W1 create an agent, 16 concurrent clients", "/s", (s) => w1CreateAgents(s));
@@ -212,15 +232,23 @@ try {
     `${fixed(peakRssMiB(platformProcess.child.pid!))} MiB`,
     `${fixed(peakRssMiB(bareProcess.child.pid!))} MiB`,
     "",
+    "",
   ]);
   rows.push([
     "start on a migrated database (spawn → listening)",
     `${fixed(platformProcess.startMs)} ms`,
     `${fixed(bareProcess.startMs)} ms`,
     "",
+    "",
   ]);
 
-  const header = ["Workload", "Platform (median)", "Bare server (median)", "Ratio: median (range)"];
+  const header = [
+    "Workload",
+    "Platform (median)",
+    "Bare server (median)",
+    "Ratio: median (range)",
+    "Server CPU per operation: platform · bare · ratio",
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
   out("");
