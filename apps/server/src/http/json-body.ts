@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import { LIMITS } from "@agent-platform/contract";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { AppError } from "./app-error.js";
@@ -40,24 +41,33 @@ function readPlainJson(req: Request, res: Response, next: NextFunction): void {
     settled = true;
     next(error);
   };
-  const fail = () => settle(parserFailure(new Error("request aborted"), { type: "request.aborted" }));
+  const fail = AsyncResource.bind(() =>
+    settle(parserFailure(new Error("request aborted"), { type: "request.aborted" })),
+  );
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.once("aborted", fail);
   req.once("error", fail);
-  req.once("end", () => {
-    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    let text = "";
-    try {
-      refuseDeepJson(req, res, raw);
-      text = raw.toString("utf8");
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      req.body = text.length === 0 ? {} : JSON.parse(text);
-    } catch (error) {
-      settle(error instanceof SyntaxError ? parserFailure(error, { type: "entity.parse.failed", body: text }) : error);
-      return;
-    }
-    settle(nulInBody(req));
-  });
+  // Bound to the request's async context (as raw-body binds its callback): what the route does next runs in the
+  // request's trace, not in the socket's.
+  req.once(
+    "end",
+    AsyncResource.bind(() => {
+      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      let text = "";
+      try {
+        refuseDeepJson(req, res, raw);
+        text = raw.toString("utf8");
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        req.body = text.length === 0 ? {} : JSON.parse(text);
+      } catch (error) {
+        settle(
+          error instanceof SyntaxError ? parserFailure(error, { type: "entity.parse.failed", body: text }) : error,
+        );
+        return;
+      }
+      settle(nulInBody(req));
+    }),
+  );
 }
 
 /** Bodies are JSON: another declared media type is a 415, a body that does not parse a 400, a large one a 413. */
