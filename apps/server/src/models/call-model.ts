@@ -185,10 +185,6 @@ async function generateOnce(request: LanguageModelRequest, signal: AbortSignal |
   }
 }
 
-function streamAttempt(request: PreparedRequest, options: CallModelOptions): () => Promise<ModelCallResult> {
-  return () => streamOnce(request, options);
-}
-
 /** The prompt is converted once, before the first attempt: a conversation the SDK would refuse is refused here too. */
 function directAttempt(
   model: LanguageModelV3,
@@ -198,9 +194,9 @@ function directAttempt(
 ): () => Promise<ModelCallResult> {
   let request: LanguageModelRequest;
   try {
-    const system = options.system ? options.system : undefined;
     const tools = toLanguageModelTools(options.tools);
-    request = { model, prompt: toLanguageModelPrompt(system, messages), ...(tools ? { tools } : {}), ...settings };
+    const prompt = toLanguageModelPrompt(options.system || undefined, messages);
+    request = { model, prompt, ...(tools ? { tools } : {}), ...settings };
   } catch (error) {
     const failure = new AttemptFailed(classifyProviderError(error), false, error);
     return () => Promise.reject(failure);
@@ -224,17 +220,15 @@ export async function callModel(options: CallModelOptions): Promise<ModelCallRes
     ...(options.spec.temperature !== undefined ? { temperature: options.spec.temperature } : {}),
     ...(options.spec.maxOutputTokens !== undefined ? { maxOutputTokens: options.spec.maxOutputTokens } : {}),
   };
+  const streamRequest: PreparedRequest = {
+    model,
+    ...(options.system ? { system: options.system } : {}),
+    messages,
+    ...(options.tools && options.tools.length > 0 ? { tools: toToolSet(options.tools) } : {}),
+    ...settings,
+  };
   const once = options.onTextDelta
-    ? streamAttempt(
-        {
-          model,
-          ...(options.system ? { system: options.system } : {}),
-          messages,
-          ...(options.tools && options.tools.length > 0 ? { tools: toToolSet(options.tools) } : {}),
-          ...settings,
-        },
-        options,
-      )
+    ? () => streamOnce(streamRequest, options)
     : directAttempt(model, options, messages, settings);
   const policy = resolveRetryPolicy(options.retry);
 

@@ -6,6 +6,7 @@ import type {
   LanguageModelV3Message,
   LanguageModelV3Prompt,
   LanguageModelV3ToolCall,
+  LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
 import { safeParseJSON, withUserAgentSuffix } from "@ai-sdk/provider-utils";
 import { InvalidToolInputError, MissingToolResultsError, type ModelMessage, NoSuchToolError } from "ai";
@@ -33,6 +34,8 @@ const AI_SDK_HEADERS = withUserAgentSuffix(
   {},
   `ai/${(createRequire(import.meta.url)("ai/package.json") as { version: string }).version}`,
 );
+
+type ToolMessage = Extract<LanguageModelV3Message, { role: "tool" }>;
 
 /** `messages` (as `toModelMessages` makes them: user text, assistant text and tool calls, tool results) as a prompt. */
 export function toLanguageModelPrompt(system: string | undefined, messages: readonly ModelMessage[]) {
@@ -69,25 +72,16 @@ export function toLanguageModelPrompt(system: string | undefined, messages: read
         break;
       }
       case "tool": {
-        const results = message.content.flatMap((part) =>
-          part.type === "tool-result"
-            ? [
-                {
-                  type: "tool-result" as const,
-                  toolCallId: part.toolCallId,
-                  toolName: part.toolName,
-                  output: part.output,
-                },
-              ]
-            : [],
-        );
+        const results: ToolMessage["content"] = [];
+        for (const part of message.content) {
+          if (part.type !== "tool-result") continue;
+          // Our outputs are `text` or `error-text`, the same in both formats (the SDK maps only `content` outputs).
+          const output = part.output as LanguageModelV3ToolResultOutput;
+          results.push({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output });
+        }
         // Consecutive tool messages are one, as the SDK sends them.
-        if (last?.role === "tool") last.content.push(...(results as typeof last.content));
-        else
-          prompt.push({
-            role: "tool",
-            content: results as Extract<LanguageModelV3Message, { role: "tool" }>["content"],
-          });
+        if (last?.role === "tool") last.content.push(...results);
+        else prompt.push({ role: "tool", content: results });
         break;
       }
     }
