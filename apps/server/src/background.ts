@@ -5,6 +5,7 @@ import { startIdempotencyCleanup } from "./http/idempotency-cleanup.js";
 import { type JobKind, JobRunner } from "./jobs/index.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
+import { measure } from "./lib/telemetry/instruments.js";
 import { observeJobQueue } from "./lib/telemetry/telemetry.js";
 import { startRetention } from "./retention.js";
 import { sessionTurns } from "./runtime/turns/index.js";
@@ -37,8 +38,14 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
     logger: ctx.logger,
     kinds,
     drainMs: integerSetting(ctx.config.env, "WORKER_DRAIN_MS", 10_000, 0, 3_600_000),
+    onResynchronised: () => measure().runnerResyncs.add(1),
   });
   runner.start();
+  const unregister = ctx.readiness.add("jobs", () => runner!.problem);
+  // A worker runs until it is told to stop. Its other handles (pooled connections, the listener's socket, timers that
+  // are unref'd on purpose) can all be gone at once while the database restarts: without this one, a ROLE=worker
+  // process would then simply exit (status 0, nothing logged).
+  const keepAlive = setInterval(() => {}, 2 ** 31 - 1);
   // Ingestion in this process starts a session's turn here when a slot is free (ROLE=all).
   ctx.localTurns = turns.localTurns;
   observeJobQueue(
@@ -51,6 +58,8 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
   return {
     async stop() {
       ctx.localTurns = undefined;
+      clearInterval(keepAlive);
+      unregister();
       await runner.stop();
       await Promise.all([cleanup.stop(), retention.stop(), turns.stop()]);
     },

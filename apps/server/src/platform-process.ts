@@ -15,7 +15,8 @@ import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { createOutbound } from "./lib/outbound/index.js";
 import { LISTENER_APPLICATION_NAME, PgListener } from "./lib/pg-listener.js";
-import { activeTraceIds } from "./lib/telemetry/instruments.js";
+import { Readiness } from "./lib/readiness.js";
+import { activeTraceIds, measure } from "./lib/telemetry/instruments.js";
 import { observePool, startTelemetry } from "./lib/telemetry/telemetry.js";
 import { createLogger } from "./logger.js";
 import { resolveSecretsKey } from "./secrets-key.js";
@@ -48,8 +49,12 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   });
   observePool(db.pool);
   const apiKeys = new ApiKeyCache();
-  const listener = new PgListener({ connectionString, application_name: LISTENER_APPLICATION_NAME }, logger);
+  const listener = new PgListener({ connectionString, application_name: LISTENER_APPLICATION_NAME }, logger, () =>
+    measure().listenerReconnects.add(1),
+  );
   await listener.start();
+  const readiness = new Readiness();
+  readiness.add("listener", () => (listener.connected ? null : "reconnecting"));
   const stopping = new AbortController();
   const ctx: AppContext = {
     db,
@@ -60,6 +65,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     apiKeys,
     outbound,
     listener,
+    readiness,
     stopping: stopping.signal,
   };
   const boot = await bootstrap(db.prisma, config.bootstrapApiKey);

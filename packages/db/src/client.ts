@@ -29,6 +29,12 @@ export function connectDatabase(connectionString: string, options: ConnectOption
   });
   // An idle client that loses its server connection emits 'error' on the pool; without a listener that kills the process.
   pool.on("error", () => {});
+  // So does a checked-out client that loses it between two statements (a transaction awaiting other work while the
+  // database restarts): pg then emits 'error' on the client itself, which nobody listens to while it is checked out.
+  // The error is not lost: the client's next statement fails ("not queryable") and the pool discards it on release.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,

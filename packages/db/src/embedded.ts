@@ -6,6 +6,8 @@ import { join, resolve } from "node:path";
 export interface EmbeddedDatabase {
   connectionString: string;
   stop(): Promise<void>;
+  /** Starts the cluster again after `stop()`, on the same port and data (a restart as an operator does one). */
+  start(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -112,5 +114,6 @@ export async function startEmbeddedPostgres(options: {
   return {
     connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     stop: () => pg.stop(),
+    start: () => pg.start(),
   };
 }

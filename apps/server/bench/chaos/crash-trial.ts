@@ -1,6 +1,7 @@
 // One crash trial: several scenarios (tool turns, confirmations, delegations, automation firings, experiments) set
 // going at once, run by a worker process that is killed with SIGKILL at random moments (during a model call, a tool
-// call, between steps, during a commit) and started again. Afterwards every scenario checks that what it started
+// call, between steps, during a commit) and started again — or, as a database-restart trial, while the database is
+// stopped and started again under every process. Afterwards every scenario checks that what it started
 // completed exactly once. Shared by the seeded test and `pnpm chaos`.
 import type { ChildProcess } from "node:child_process";
 import type { AnyScenario, TrialPlan } from "./scenario.js";
@@ -28,9 +29,15 @@ export interface TrialSizes {
 
 export interface TrialOptions {
   sizes: TrialSizes;
+  /** Faults injected during the trial. */
   kills: number;
-  /** Each kill lands after a random pause of at most this many milliseconds. */
+  /** Each fault lands after a random pause of at most this many milliseconds. */
   killWindowMs: number;
+  /**
+   * What a fault is: the worker process killed with SIGKILL and started again (the default), or the database restarted
+   * (`world.restartDatabase`: down for a random time within `outageMs`, every process left running).
+   */
+  fault?: { kind: "kill" } | { kind: "restart-database"; outageMs: readonly [number, number] };
 }
 
 export interface ScenarioResult {
@@ -42,6 +49,8 @@ export interface ScenarioResult {
 
 export interface TrialResult {
   kills: number;
+  /** With database restarts: milliseconds from the database's last return until every scenario had checked its work. */
+  settledAfterReturnMs?: number;
   scenarios: ScenarioResult[];
   failures: string[];
   worker: ChildProcess;
@@ -97,15 +106,26 @@ export async function runCrashTrial(
     deadline: 0,
   }));
   const pauses = Array.from({ length: options.kills }, () => Math.floor(random() * options.killWindowMs));
+  const fault = options.fault ?? { kind: "kill" };
+  const outages =
+    fault.kind === "restart-database"
+      ? pauses.map(() => fault.outageMs[0] + Math.floor(random() * (fault.outageMs[1] - fault.outageMs[0])))
+      : [];
+  let lastReturn: number | undefined;
   let worker = await world.startWorker();
   const handles = await Promise.all(scenarios.map((s, i) => s.start(world, plans[i]!)));
   const deadline = Date.now() + timeoutMs;
   for (const plan of plans) plan.deadline = deadline;
   const driving = Promise.allSettled(scenarios.map((s, i) => s.drive?.(world, handles[i], plans[i]!)));
-  for (const pause of pauses) {
+  for (const [i, pause] of pauses.entries()) {
     await new Promise((r) => setTimeout(r, pause));
-    await killHard(worker);
-    worker = await world.startWorker();
+    if (fault.kind === "restart-database") {
+      await world.restartDatabase!(outages[i]!);
+      lastReturn = Date.now();
+    } else {
+      await killHard(worker);
+      worker = await world.startWorker();
+    }
   }
   const driven = await driving;
   const results: ScenarioResult[] = [];
@@ -123,5 +143,11 @@ export async function runCrashTrial(
     results.push({ name: scenario.name, unit: scenario.unit, units, failures: found });
   }
   const failures = results.flatMap((r) => r.failures.map((f) => `${r.name}: ${f}`));
-  return { kills: options.kills, scenarios: results, failures, worker };
+  return {
+    kills: options.kills,
+    ...(lastReturn !== undefined ? { settledAfterReturnMs: Date.now() - lastReturn } : {}),
+    scenarios: results,
+    failures,
+    worker,
+  };
 }

@@ -7,8 +7,25 @@
 import type pg from "pg";
 import { SCHEDULE_KIND } from "../../src/automations/job-names.js";
 import { JOBS_CHANNEL } from "../../src/jobs/index.js";
+import { isDatabaseUnavailable } from "../../src/lib/database-unavailable.js";
 
 export function scheduleFastForward(db: Pick<pg.Pool, "query">) {
+  const once = fastForwardOnce(db);
+  // During a database-restart trial the database may be down: try again until it answers (at most a minute).
+  return async (automationId: string, to: Date): Promise<void> => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        return await once(automationId, to);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  };
+}
+
+function fastForwardOnce(db: Pick<pg.Pool, "query">) {
   return async (automationId: string, to: Date): Promise<void> => {
     const moved = await db.query(`UPDATE automations SET "nextFireAt" = $2 WHERE "id" = $1`, [automationId, to]);
     if (moved.rowCount !== 1) throw new Error(`fast-forward: no automation ${automationId}`);

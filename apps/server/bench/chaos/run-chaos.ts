@@ -3,7 +3,9 @@
 // at random moments and started again; after each trial everything started must have completed exactly once (see
 // crash-trial.ts). CHAOS_TRIALS (default 100) and CHAOS_SEED replay a run; a summary line per scenario ends it.
 // CHAOS_KILLED_ROLE=all kills a process that also serves an API instead (follow-up messages go to it, so the turns
-// its ingestion claims are killed too).
+// its ingestion claims are killed too). CHAOS_FAULT=db-restart restarts the database instead (a PostgreSQL of the
+// run's own, stopped for 1–5 s and started again, 1–3 times a trial), every process left running: nothing may be lost
+// or doubled, and the work must resume by itself.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,14 +17,17 @@ import { startPlatformProcess } from "../e2e/processes.js";
 import { freePort, freshDatabase } from "../support.js";
 import { runCrashTrial, seededRandom, type TrialSizes } from "./crash-trial.js";
 import { scheduleFastForward } from "./fast-forward.js";
+import { startRestartableDatabase } from "./restartable-database.js";
 import { chaosModel } from "./model-router.js";
 
 const TRIALS = Number(process.env.CHAOS_TRIALS ?? 100);
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
 const KILLED_ROLE = process.env.CHAOS_KILLED_ROLE === "all" ? "all" : "worker";
+const RESTARTS = process.env.CHAOS_FAULT === "db-restart";
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-const database = await freshDatabase();
+const restartable = RESTARTS ? await startRestartableDatabase() : undefined;
+const database = restartable ? { url: restartable.url, drop: () => restartable.close() } : await freshDatabase();
 if (!database) throw new Error("pnpm chaos needs PostgreSQL (BENCH_DATABASE_URL)");
 const random = seededRandom(SEED);
 const fake = await startFakeOpenAI();
@@ -66,9 +71,14 @@ const logDir = join(tmpdir(), `ap-chaos-${SEED}`);
 const summary = new Map<string, { unit: string; units: number; failures: number; trials: number }>();
 let failed = 0;
 let kills = 0;
+const settleTimes: number[] = [];
 const started = performance.now();
 try {
-  out(`crash trials: ${TRIALS}, seed ${SEED}, killed process ROLE=${KILLED_ROLE}`);
+  out(
+    RESTARTS
+      ? `database-restart trials: ${TRIALS}, seed ${SEED}, work run by ROLE=${KILLED_ROLE}`
+      : `crash trials: ${TRIALS}, seed ${SEED}, killed process ROLE=${KILLED_ROLE}`,
+  );
   for (let trial = 1; trial <= TRIALS; trial++) {
     const trialStarted = performance.now();
     const workers: { output(): string }[] = [];
@@ -93,10 +103,17 @@ try {
           return started.child;
         },
         fastForwardSchedule: scheduleFastForward(platform.ctx.db.pool),
+        ...(restartable ? { restartDatabase: (ms: number) => restartable.restart(ms) } : {}),
       },
       random,
-      { sizes, kills: 1 + Math.floor(random() * 3), killWindowMs: 1500 },
+      {
+        sizes,
+        kills: 1 + Math.floor(random() * 3),
+        killWindowMs: 1500,
+        ...(RESTARTS ? { fault: { kind: "restart-database" as const, outageMs: [1_000, 5_000] as const } } : {}),
+      },
     );
+    if (result.settledAfterReturnMs !== undefined) settleTimes.push(result.settledAfterReturnMs);
     result.worker.kill("SIGKILL");
     kills += result.kills;
     if (result.failures.length > 0) {
@@ -115,8 +132,11 @@ try {
     }
     const seconds = ((performance.now() - trialStarted) / 1000).toFixed(0);
     const counts = result.scenarios.map((s) => `${s.units} ${s.name}`).join(", ");
+    const faults = RESTARTS
+      ? `${result.kills} restarts, settled ${((result.settledAfterReturnMs ?? 0) / 1000).toFixed(1)} s after the last`
+      : `${result.kills} kills`;
     out(
-      `trial ${trial}: ${counts}; ${result.kills} kills, ${seconds} s, ${result.failures.length ? result.failures.join("; ") : "ok"}`,
+      `trial ${trial}: ${counts}; ${faults}, ${seconds} s, ${result.failures.length ? result.failures.join("; ") : "ok"}`,
     );
   }
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
@@ -124,12 +144,21 @@ try {
   for (const [name, line] of summary) {
     out(`${name.padEnd(10)} ${line.units} ${line.unit} · ${line.failures} failures in ${line.trials} trials`);
   }
-  out(`\n${TRIALS - failed}/${TRIALS} trials passed · ${kills} SIGKILLs · ${minutes} min · seed ${SEED}`);
+  if (RESTARTS) {
+    const sorted = [...settleTimes].sort((a, b) => a - b);
+    const at = (p: number) => (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! / 1000).toFixed(1);
+    out(`\n${TRIALS - failed}/${TRIALS} trials passed · ${kills} database restarts · ${minutes} min · seed ${SEED}`);
+    out(`all work settled after the database's last return: median ${at(0.5)} s, max ${at(1)} s`);
+  } else {
+    out(`\n${TRIALS - failed}/${TRIALS} trials passed · ${kills} SIGKILLs · ${minutes} min · seed ${SEED}`);
+  }
 } finally {
   await platform.close();
   await fake.close();
-  if (failed > 0) out(`database kept: ${database.url}; workers' output in ${logDir}`);
+  // A restartable database is the run's own embedded PostgreSQL: it is always stopped and removed.
+  if (failed > 0 && !restartable) out(`database kept: ${database.url}; workers' output in ${logDir}`);
   else await database.drop();
+  if (failed > 0 && restartable) out(`workers' output in ${logDir}`);
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(failed > 0 ? 1 : 0);

@@ -1,5 +1,6 @@
 // What a crash trial runs against, and the small HTTP client its scenarios share.
 import type { ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 
 export interface ChaosWorld {
   /** The API (a process that stays up), e.g. `http://127.0.0.1:3000`, and a project it can write to. */
@@ -19,6 +20,12 @@ export interface ChaosWorld {
    * The harness's only reach into the database (see fast-forward.ts).
    */
   fastForwardSchedule(automationId: string, to: Date): Promise<void>;
+  /**
+   * Restarts the database as an operator's maintenance or a failover does: stops it (fast shutdown: every connection
+   * is cut), keeps it down for `outageMs`, starts it again; resolves once it accepts connections. Only for trials
+   * whose fault is a database restart.
+   */
+  restartDatabase?(outageMs: number): Promise<void>;
 }
 
 export type Entry = {
@@ -36,16 +43,44 @@ export type Entry = {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A JSON request to a project route (`path` after `/v1/projects/:projectId`); throws on a status ≥ 300. */
+/** How long a request is retried while the platform answers 503 or cannot be reached (a restarting database). */
+const UNAVAILABLE_RETRY_MS = 60_000;
+
+/**
+ * A JSON request to a project route (`path` after `/v1/projects/:projectId`); throws on a status ≥ 300. Like a client
+ * of a restarting service (the SDK does the same), it retries while the platform answers 503 (or 409
+ * `idempotency.in_progress`) or cannot be reached, a
+ * write with the same `Idempotency-Key` each time, so that a retry never applies it twice.
+ */
 export async function api<T>(world: ChaosWorld, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${world.apiUrl}/v1/projects/${world.projectId}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${world.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : undefined) as T;
+  const headers: Record<string, string> = { authorization: `Bearer ${world.apiKey}` };
+  if (body) headers["content-type"] = "application/json";
+  if (method !== "GET") headers["idempotency-key"] = `chaos-${randomUUID()}`;
+  const deadline = Date.now() + UNAVAILABLE_RETRY_MS;
+  for (;;) {
+    let res: Response;
+    try {
+      res = await fetch(`${world.apiUrl}/v1/projects/${world.projectId}${path}`, {
+        method,
+        headers,
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(200);
+      continue;
+    }
+    const text = await res.text();
+    // A 409 `idempotency.in_progress`: the earlier try with this key is still being processed, or the database came
+    // back before the key of a refused try was freed; the SDK retries it too.
+    const retryable = res.status === 503 || (res.status === 409 && text.includes('"idempotency.in_progress"'));
+    if (retryable && Date.now() < deadline) {
+      await sleep(200);
+      continue;
+    }
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
 }
 
 /** Every item of a cursor list. */

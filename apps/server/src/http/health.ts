@@ -1,17 +1,26 @@
 import express, { type Router } from "express";
 import type { AppContext } from "../context.js";
 
-/** `/healthz`: the process is up. `/readyz`: the database answers. Neither needs a key. */
+/**
+ * `/healthz`: the process is up. `/readyz`: the process can do its work: the database answers and every part of its
+ * background machinery that registered a readiness check (the notification listener, the job runner) works again
+ * after an outage; `checks` says which part is not ready. Neither needs a key.
+ */
 export function healthRouter(ctx: AppContext): Router {
   const router = express.Router();
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
   router.get("/readyz", (_req, res) => {
-    ctx.db.pool
-      .query("SELECT 1")
-      .then(() => res.json({ status: "ready" }))
-      .catch(() => res.status(503).json({ status: "unavailable" }));
+    ctx.db.pool.query("SELECT 1").then(
+      () => answer(res, "ok"),
+      () => answer(res, "unreachable"),
+    );
   });
+  function answer(res: express.Response, database: string): void {
+    const checks = { database, ...ctx.readiness.report() };
+    const ready = Object.values(checks).every((state) => state === "ok");
+    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks });
+  }
   return router;
 }

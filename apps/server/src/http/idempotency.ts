@@ -1,11 +1,15 @@
 import { createHash } from "node:crypto";
 import type { RequestHandler, Response } from "express";
 import type { AppContext } from "../context.js";
+import { isDatabaseUnavailable } from "../lib/database-unavailable.js";
+import { untilDatabaseAnswers } from "../lib/until-database-answers.js";
 import { AppError } from "./app-error.js";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const MAX_KEY_LENGTH = 255;
 const IN_PROGRESS = 0;
+/** How long the key of a request that failed during a database outage is retried to be freed. */
+const FREE_KEY_WITHIN_MS = 60_000;
 
 interface StoredRow {
   method: string;
@@ -70,10 +74,15 @@ export function idempotency(ctx: AppContext): RequestHandler {
       }
       captureResponse(res, async (status, body) => {
         if (status >= 500) {
-          await pool.query(`DELETE FROM idempotency_records WHERE "workspaceId" = $1 AND "key" = $2`, [
-            workspaceId,
-            key,
-          ]);
+          const free = () =>
+            pool.query(`DELETE FROM idempotency_records WHERE "workspaceId" = $1 AND "key" = $2`, [workspaceId, key]);
+          await free().catch((error) => {
+            if (!isDatabaseUnavailable(error)) throw error;
+            // The failure was the database itself (a 503 during a restart): the key is freed as soon as it answers
+            // again, without holding the response. Until then a retry is refused as in progress (409), which clients
+            // (the SDK included) retry.
+            void untilDatabaseAnswers(free, FREE_KEY_WITHIN_MS).catch(() => {});
+          });
         } else {
           await pool.query(
             `UPDATE idempotency_records SET "status" = $3, "body" = $4::jsonb WHERE "workspaceId" = $1 AND "key" = $2`,

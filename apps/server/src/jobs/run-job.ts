@@ -1,10 +1,12 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import { inSpan, inTraceOf } from "../lib/telemetry/instruments.js";
+import { isDatabaseUnavailable } from "../lib/database-unavailable.js";
 import { inTransaction } from "../lib/transaction.js";
 import { JobLeaseLost, WorkerStopping } from "./errors.js";
 import { type Claim, completeJob, dropJob, holdsLease, releaseJob, renewLease, rescheduleJob } from "./queue.js";
-import type { DeadJob, JobKind, RunningJob } from "./types.js";
+import type { DeadJob, JobKind, JobLease, RunningJob } from "./types.js";
+import { untilDatabaseAnswers } from "../lib/until-database-answers.js";
 
 export interface RunJobDeps {
   pool: pg.Pool;
@@ -108,11 +110,38 @@ export async function runJob<P>(
       );
     } else if (error instanceof JobLeaseLost) {
       logger.warn("job lease lost: another worker took it over");
+    } else if (isDatabaseUnavailable(error)) {
+      await handBackAfterOutage(deps, kind.leaseMs, lease, error, logger);
     } else {
       await fail(deps, kind, claim, job, error, logger);
     }
   } finally {
     clearInterval(heartbeat);
+  }
+}
+
+/**
+ * The run failed because the database could not be reached: not the job's fault, so the attempt is not counted and the
+ * job is due again at once. It is handed back as soon as the database answers (until then the release itself fails),
+ * so that the job resumes within moments of the database's return rather than when its lease expires.
+ */
+async function handBackAfterOutage(
+  deps: RunJobDeps,
+  leaseMs: number,
+  lease: JobLease,
+  error: unknown,
+  logger: Logger,
+): Promise<void> {
+  logger.warn({ err: error }, "job interrupted: the database is unreachable; handing it back once it answers");
+  const released = await untilDatabaseAnswers(() => releaseJob(deps.pool, lease, { attemptsDelta: -1 }), leaseMs).catch(
+    (e) => {
+      logger.warn({ err: e }, "could not hand the job back");
+      return false;
+    },
+  );
+  if (released) {
+    logger.info("job handed back after the database outage");
+    deps.wakeAt(Date.now());
   }
 }
 
@@ -134,7 +163,8 @@ async function fail<P>(
   }
   const delayMs = kind.retry.backoffMs(claim.attempts);
   logger.error({ err: error, attempts: claim.attempts, retryInMs: delayMs }, "job failed; retrying");
-  await releaseJob(deps.pool, claim, { delayMs, lastError }).catch((e) =>
+  // Recorded even when the database is briefly out of reach, so that the retry keeps its backoff and its count.
+  await untilDatabaseAnswers(() => releaseJob(deps.pool, claim, { delayMs, lastError }), kind.leaseMs).catch((e) =>
     logger.warn({ err: e }, "could not hand the job back"),
   );
   deps.wakeAt(Date.now() + delayMs);

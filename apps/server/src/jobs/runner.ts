@@ -15,6 +15,8 @@ export interface JobRunnerOptions {
   kinds: readonly JobKind<never>[];
   /** On stop, how long runs in progress may take to finish before they are aborted and handed back. */
   drainMs: number;
+  /** Called when the runner claims work again after its statements had failed (the database was unreachable). */
+  onResynchronised?(failedForMs: number): void;
 }
 
 interface KindState {
@@ -35,6 +37,8 @@ interface ActiveRun {
 const DUE_SLACK_MS = 1_000;
 /** The longest a runner sleeps without looking at the queue (a fallback: work normally arrives by notification). */
 const MAX_SLEEP_MS = 30_000;
+/** After a failed statement (database unreachable), how soon the runner looks at the queue again. */
+const RETRY_AFTER_FAILURE_MS = 500;
 
 /**
  * A process's share of the durable job queue, for every registered kind. New work arrives by NOTIFY on `jobs` (sent at
@@ -55,6 +59,8 @@ export class JobRunner {
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
   private stopped = false;
+  /** Since when the runner's own statements fail (the database is unreachable); undefined while they work. */
+  private failingSince: number | undefined;
 
   constructor(private readonly options: JobRunnerOptions) {
     for (const def of options.kinds) {
@@ -91,6 +97,11 @@ export class JobRunner {
     }
     for (const run of this.active) run.controller.abort(new WorkerStopping());
     await Promise.all([...this.active].map((r) => r.done));
+  }
+
+  /** Null while the runner claims work; otherwise why it cannot (for `/readyz`). */
+  get problem(): string | null {
+    return this.failingSince === undefined ? null : "cannot reach the database; retrying";
   }
 
   /** A lease token for a job this process inserts already claimed (`insertClaimed`) and then runs with `runInline`. */
@@ -257,10 +268,33 @@ export class JobRunner {
           this.rearm(ms);
         }
       } while (this.pumpAgain && !this.stopped);
+      if (this.failingSince !== undefined) this.recovered();
     } catch (error) {
-      this.options.logger.error({ err: error }, "job runner could not claim work; retrying");
-      setTimeout(() => this.sweepAll(), 1_000).unref();
+      // Whatever was asked for is still in the table: sweep it all once the database answers. The timer is armed here,
+      // so a runner whose statements fail never goes quiet.
+      for (const state of this.kinds.values()) state.sweep = true;
+      this.timerStale = true;
+      if (this.failingSince === undefined) {
+        this.failingSince = Date.now();
+        this.options.logger.error(
+          { err: error },
+          "job runner could not claim work; retrying until the database answers",
+        );
+      }
+      clearTimeout(this.timer);
+      this.timerAt = Number.POSITIVE_INFINITY;
+      this.wakeAt(Date.now() + RETRY_AFTER_FAILURE_MS);
     }
+  }
+
+  private recovered(): void {
+    const failedForMs = Date.now() - this.failingSince!;
+    this.failingSince = undefined;
+    this.options.logger.info(
+      { failedForMs },
+      "job runner resynchronised: the queue was swept and work is claimed again",
+    );
+    this.options.onResynchronised?.(failedForMs);
   }
 
   /** The timer goes to the earliest due row (at most MAX_SLEEP_MS away), replacing any later one. */

@@ -12,6 +12,8 @@ export interface ChannelSubscriber {
 }
 
 interface ListenerLogger {
+  debug(details: object, message: string): void;
+  info(details: object, message: string): void;
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
 }
@@ -20,7 +22,14 @@ interface ListenerLogger {
 export const LISTENER_APPLICATION_NAME = "agent-platform listener";
 
 const RECONNECT_MIN_MS = 100;
-const RECONNECT_MAX_MS = 5_000;
+/**
+ * Kept short: while the listener is down, work enqueued by other processes is found only when it reconnects (and its
+ * subscribers resynchronise), so a database back from a restart must be noticed within about a second. A connection
+ * attempt a second is nothing to PostgreSQL.
+ */
+const RECONNECT_MAX_MS = 1_000;
+/** TCP keepalive: a connection silently cut (a failover, a network partition) is noticed instead of waiting forever. */
+const KEEPALIVE_DELAY_MS = 10_000;
 
 /**
  * The process's one `LISTEN` connection, shared by every component that waits on PostgreSQL notifications (API-key
@@ -36,11 +45,21 @@ export class PgListener {
   private retryMs = RECONNECT_MIN_MS;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** When the connection was lost (undefined while connected or before the first connection). */
+  private lostAt: number | undefined;
+  private reconnectCount = 0;
 
   constructor(
     private readonly connection: pg.ClientConfig,
     private readonly logger: ListenerLogger,
+    /** Called after each reconnection (not the first connection), with how long the listener was down. */
+    private readonly onReconnected: (downMs: number) => void = () => {},
   ) {}
+
+  /** Reconnections since start (each one made every subscriber resynchronise). */
+  get reconnects(): number {
+    return this.reconnectCount;
+  }
 
   /** Connects (resolves once listening, or rejects when the first attempt fails; retries continue either way). */
   start(): Promise<void> {
@@ -96,7 +115,11 @@ export class PgListener {
 
   private async open(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client(this.connection);
+    const client = new pg.Client({
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+      ...this.connection,
+    });
     client.on("error", (error) => this.lost(client, error));
     client.on("end", () => this.lost(client));
     client.on("notification", (message) => {
@@ -119,6 +142,20 @@ export class PgListener {
     }
     this.client = client;
     this.retryMs = RECONNECT_MIN_MS;
+    if (this.lostAt !== undefined) {
+      const downMs = Date.now() - this.lostAt;
+      this.lostAt = undefined;
+      this.reconnectCount++;
+      this.logger.info(
+        { downMs, channels: this.channels.size },
+        "notification listener reconnected; subscribers resynchronise",
+      );
+      try {
+        this.onReconnected(downMs);
+      } catch (error) {
+        this.logger.error({ err: error }, "notification listener reconnect hook failed");
+      }
+    }
     for (const set of this.channels.values()) this.tell(set, (s) => s.onConnected?.());
   }
 
@@ -141,7 +178,13 @@ export class PgListener {
 
   private scheduleReconnect(error: unknown): void {
     if (this.closed || this.retryTimer) return;
-    this.logger.warn({ err: error, retryInMs: this.retryMs }, "notification listener disconnected; reconnecting");
+    // One warning per outage; each further attempt is a debug line.
+    if (this.lostAt === undefined) {
+      this.logger.warn({ err: error, retryInMs: this.retryMs }, "notification listener disconnected; reconnecting");
+    } else {
+      this.logger.debug({ err: error, retryInMs: this.retryMs }, "notification listener still disconnected");
+    }
+    this.lostAt ??= Date.now();
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.connect().catch(() => {});

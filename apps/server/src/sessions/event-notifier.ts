@@ -1,4 +1,5 @@
 import type { AppContext } from "../context.js";
+import { isDatabaseUnavailable } from "../lib/database-unavailable.js";
 import { onePerOwner } from "../lib/per-owner.js";
 
 /** Called with the newest committed `seq` of the session (a lower bound: entries up to it are readable). */
@@ -6,6 +7,8 @@ export type SeqListener = (seq: number) => void;
 
 /** The channel of the `session_events` trigger; its payload is `<sessionId>:<lastSeq>`, sent at commit. */
 const CHANNEL = "session_events";
+/** A resynchronisation that met an unreachable database (just back from a restart) is tried again this soon. */
+const RESYNC_RETRY_MS = 250;
 
 /**
  * Fans the `session_events` notifications of the process's shared listener (`ctx.listener`) out to the followers of
@@ -16,6 +19,7 @@ const CHANNEL = "session_events";
 class SessionEventNotifier {
   private readonly followers = new Map<string, Set<SeqListener>>();
   private attached = false;
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -48,6 +52,8 @@ class SessionEventNotifier {
 
   /** Tells every follower the current head of its session (notifications may have been missed while disconnected). */
   private async resync(): Promise<void> {
+    clearTimeout(this.retry);
+    this.retry = undefined;
     const ids = [...this.followers.keys()];
     if (ids.length === 0) return;
     try {
@@ -58,6 +64,11 @@ class SessionEventNotifier {
       for (const row of rows) this.emit(row.id, row.lastSeq);
     } catch (error) {
       this.ctx.logger.warn({ err: error }, "could not resynchronise session followers");
+      // Until it succeeds a follower could wait for an entry committed while the listener was down: try again.
+      if (isDatabaseUnavailable(error) && !this.ctx.stopping.aborted) {
+        this.retry = setTimeout(() => void this.resync(), RESYNC_RETRY_MS);
+        this.retry.unref();
+      }
     }
   }
 

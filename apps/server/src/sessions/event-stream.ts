@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { Response } from "express";
 import type { AppContext } from "../context.js";
+import { isDatabaseUnavailable } from "../lib/database-unavailable.js";
 import { readEvents, type StoredEvent } from "./event-log.js";
 import { subscribeSessionEvents } from "./event-notifier.js";
 import { recentEvents } from "./recent-events.js";
@@ -8,6 +9,8 @@ import { listSessionEvents } from "./session-queries.js";
 
 const PAGE = 500;
 const HEARTBEAT_DEFAULT_MS = 15_000;
+/** A read that met an unreachable database is tried again this soon (the stream stays open through the outage). */
+const READ_RETRY_MS = 500;
 
 /** `SESSION_STREAM_HEARTBEAT_MS` (tests shorten it); 15 s by default. */
 function heartbeatMs(ctx: AppContext): number {
@@ -81,8 +84,10 @@ export async function openSessionEventStream(
     }
   };
 
+  let retry: NodeJS.Timeout | undefined;
   // Reads are serialised: a notification during a read only asks for one more pass.
   const pump = async () => {
+    clearTimeout(retry);
     if (pumping) {
       again = true;
       return;
@@ -103,6 +108,14 @@ export async function openSessionEventStream(
         more = (!local && events.length === PAGE) || again;
       }
     } catch (error) {
+      if (isDatabaseUnavailable(error)) {
+        // A database restart or failover: the follower stays connected and the read is tried again (the listener's
+        // resynchronisation after it reconnects asks for it too), so it misses nothing committed meanwhile.
+        ctx.logger.warn({ err: error, sessionId }, "session event stream waiting for the database");
+        retry = setTimeout(() => void pump(), READ_RETRY_MS);
+        retry.unref();
+        return;
+      }
       // The client reconnects with Last-Event-ID and resumes exactly where this stream stopped.
       ctx.logger.error({ err: error, sessionId }, "session event stream failed");
       stop();
@@ -118,6 +131,7 @@ export async function openSessionEventStream(
     if (closed) return;
     closed = true;
     clearInterval(heartbeat);
+    clearTimeout(retry);
     unsubscribe();
   }
   res.on("close", () => {

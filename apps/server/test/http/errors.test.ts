@@ -69,7 +69,10 @@ describe("error envelope", () => {
 
   it("serves health without a key", async () => {
     expect((await t.http.get("/healthz")).body).toEqual({ status: "ok" });
-    expect((await t.http.get("/readyz")).body).toEqual({ status: "ready" });
+    const ready = await t.http.get("/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: "ready", checks: { database: "ok", listener: "ok" } });
+    expect(Object.values(ready.body.checks).every((state) => state === "ok")).toBe(true);
   });
 });
 

@@ -71,6 +71,14 @@ function createInstruments() {
       description: "Tokens used by model calls, by model and token type (input, output)",
       unit: "{token}",
     }),
+    listenerReconnects: meter.createCounter("agent_platform.listener.reconnects", {
+      description: "Reconnections of the process's notification listener (each one after a lost database connection)",
+      unit: "{reconnect}",
+    }),
+    runnerResyncs: meter.createCounter("agent_platform.jobs.resyncs", {
+      description: "Times the job runner claimed work again after its statements had failed (database unreachable)",
+      unit: "{resync}",
+    }),
     toolDuration: meter.createHistogram("agent_platform.tool.duration", {
       description: "Duration of tool calls, by tool and outcome",
       unit: "s",
