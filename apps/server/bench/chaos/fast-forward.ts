@@ -1,7 +1,7 @@
 // The crash trial's clock fast-forward, and its ONLY reach into the database: everything else goes through the HTTP
 // API. A scheduled firing would otherwise need the real clock to reach a schedule time. This moves the automation's
 // armed schedule time (`automations."nextFireAt"`) back to `to`, a past schedule time, and makes its
-// `automation.schedule` job (key: the automation id) due now, waking the runners as `enqueueJob` does (NOTIFY on
+// `automation.schedule` job (key: the automation id) due now (or `dueInMs` from now), waking the runners as `enqueueJob` does (NOTIFY on
 // `jobs`, payload `<kind>|<due epoch ms>|<key>`); a worker that is down finds it due when it starts. The schedule job
 // then fires `to` through its normal path: prepare, fenced commit of the run, `nextFireAt` advanced.
 import type pg from "pg";
@@ -12,11 +12,11 @@ import { isDatabaseUnavailable } from "../../src/lib/database-unavailable.js";
 export function scheduleFastForward(db: Pick<pg.Pool, "query">) {
   const once = fastForwardOnce(db);
   // During a database-restart trial the database may be down: try again until it answers (at most a minute).
-  return async (automationId: string, to: Date): Promise<void> => {
+  return async (automationId: string, to: Date, dueInMs = 0): Promise<void> => {
     const deadline = Date.now() + 60_000;
     for (;;) {
       try {
-        return await once(automationId, to);
+        return await once(automationId, to, dueInMs);
       } catch (error) {
         if (!isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -26,15 +26,16 @@ export function scheduleFastForward(db: Pick<pg.Pool, "query">) {
 }
 
 function fastForwardOnce(db: Pick<pg.Pool, "query">) {
-  return async (automationId: string, to: Date): Promise<void> => {
+  return async (automationId: string, to: Date, dueInMs: number): Promise<void> => {
     const moved = await db.query(`UPDATE automations SET "nextFireAt" = $2 WHERE "id" = $1`, [automationId, to]);
     if (moved.rowCount !== 1) throw new Error(`fast-forward: no automation ${automationId}`);
     const due = await db.query(
       `WITH due AS (
-         UPDATE jobs SET "dueAt" = now() WHERE "kind" = $1 AND "key" = $2 RETURNING "kind", "key", "dueAt"
+         UPDATE jobs SET "dueAt" = now() + make_interval(secs => $4::float8 / 1000) WHERE "kind" = $1 AND "key" = $2
+         RETURNING "kind", "key", "dueAt"
        )
        SELECT pg_notify($3, "kind" || '|' || (EXTRACT(EPOCH FROM "dueAt") * 1000)::bigint || '|' || "key") FROM due`,
-      [SCHEDULE_KIND, automationId, JOBS_CHANNEL],
+      [SCHEDULE_KIND, automationId, JOBS_CHANNEL, dueInMs],
     );
     if (due.rowCount !== 1) throw new Error(`fast-forward: automation ${automationId} has no schedule job`);
   };

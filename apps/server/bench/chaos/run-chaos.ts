@@ -17,8 +17,8 @@ import { startPlatformProcess } from "../e2e/processes.js";
 import { freePort, freshDatabase } from "../support.js";
 import { runCrashTrial, seededRandom, type TrialSizes } from "./crash-trial.js";
 import { scheduleFastForward } from "./fast-forward.js";
-import { startRestartableDatabase } from "./restartable-database.js";
 import { chaosModel } from "./model-router.js";
+import { startRestartableDatabase } from "./restartable-database.js";
 
 const TRIALS = Number(process.env.CHAOS_TRIALS ?? 100);
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);

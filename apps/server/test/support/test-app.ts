@@ -27,6 +27,8 @@ export interface TestAppOptions {
   logLines?: string[];
   /** The URL the platform connects with, from the test database's (to route it through a relay). */
   databaseUrl?: (url: string) => string;
+  /** A database of the test's own (migrated) instead of a clone of the template (e.g. one the test restarts). */
+  database?: TestDatabase;
 }
 
 /**
@@ -37,7 +39,7 @@ export const TEST_EGRESS_ALLOW_CIDRS = "127.0.0.0/8,::1/128";
 
 /** Starts the real platform (HTTP on a loopback port) on a database of its own. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = options.database ?? (await createTestDatabase());
   const config = loadConfig({
     DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url,
     DATA_DIR: mkdtempSync(join(tmpdir(), "ap-test-")),
