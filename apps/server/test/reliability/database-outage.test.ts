@@ -48,13 +48,20 @@ describe("a database outage", () => {
       .send({ name: "during", model: "builtin/echo" });
     expectError(create, 503, "service.unavailable");
     expectError(await t.http.get(`${unseen.base}/agents`).set(unseen.auth), 503, "service.unavailable");
-    expect((await t.http.get("/readyz")).status).toBe(503);
+    const unready = await t.http.get("/readyz");
+    expect(unready.status).toBe(503);
+    expect(unready.body).toMatchObject({ status: "unavailable", checks: { database: "unreachable" } });
 
     await relay.restore();
     await waitUntil("the API to recover", async () =>
       (await t.http.get(`${tenant.base}/agents`).set(tenant.auth)).status === 200 ? true : undefined,
     );
-    expect((await t.http.get("/readyz")).status).toBe(200);
+    // Ready again once the listener and the job runner work too, not only the pool (they follow within a second or so).
+    const ready = await waitUntil("the process to be ready", async () => {
+      const res = await t.http.get("/readyz");
+      return res.status === 200 ? res : undefined;
+    });
+    expect(ready.body).toEqual({ status: "ready", checks: { database: "ok", listener: "ok", jobs: "ok" } });
     const after = await t.http.get(`${tenant.base}/agents/${before.id}`).set(tenant.auth);
     expect(after.status).toBe(200);
     expect(after.body.name).toBe("before the outage");
