@@ -1,12 +1,12 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { inSpan, inTraceOf } from "../lib/telemetry/instruments.js";
 import { isDatabaseUnavailable } from "../lib/database-unavailable.js";
+import { inSpan, inTraceOf } from "../lib/telemetry/instruments.js";
 import { inTransaction } from "../lib/transaction.js";
+import { untilDatabaseAnswers } from "../lib/until-database-answers.js";
 import { JobLeaseLost, WorkerStopping } from "./errors.js";
 import { type Claim, completeJob, dropJob, holdsLease, releaseJob, renewLease, rescheduleJob } from "./queue.js";
 import type { DeadJob, JobKind, JobLease, RunningJob } from "./types.js";
-import { untilDatabaseAnswers } from "../lib/until-database-answers.js";
 
 export interface RunJobDeps {
   pool: pg.Pool;
