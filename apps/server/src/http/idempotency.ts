@@ -8,6 +8,11 @@ import { AppError } from "./app-error.js";
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const MAX_KEY_LENGTH = 255;
 const IN_PROGRESS = 0;
+/**
+ * A key still marked in progress this long after its request began belongs to a request that never ended (its process
+ * was killed): the next request with the key takes it over. Far above any write's duration.
+ */
+const ABANDONED_AFTER_SECONDS = 300;
 /** How long the key of a request that failed during a database outage is retried to be freed. */
 const FREE_KEY_WITHIN_MS = 60_000;
 
@@ -22,7 +27,8 @@ interface StoredRow {
 /**
  * `Idempotency-Key` on mutating requests: the first request with a key stores its response; the same key with the same
  * method, path and body replays it; with anything else it is a 409 `idempotency.conflict`. Server errors are not stored,
- * so the request can be retried with the same key.
+ * so the request can be retried with the same key. A key left in progress by a request whose process died is taken
+ * over by the next request with it after `ABANDONED_AFTER_SECONDS`.
  */
 export function idempotency(ctx: AppContext): RequestHandler {
   const pool = ctx.db.pool;
@@ -65,12 +71,20 @@ export function idempotency(ctx: AppContext): RequestHandler {
             "This Idempotency-Key was already used with another request; use a new key for a new request",
           );
         }
-        if (stored.status === IN_PROGRESS) {
+        if (stored.status !== IN_PROGRESS) {
+          res.setHeader("Idempotent-Replayed", "true");
+          res.status(stored.status).json(stored.body);
+          return;
+        }
+        const takenOver = await pool.query(
+          `UPDATE idempotency_records SET "createdAt" = now()
+           WHERE "workspaceId" = $1 AND "key" = $2 AND "status" = $3
+             AND "createdAt" < now() - make_interval(secs => $4)`,
+          [workspaceId, key, IN_PROGRESS, ABANDONED_AFTER_SECONDS],
+        );
+        if (takenOver.rowCount === 0) {
           throw new AppError("idempotency.in_progress", "A request with this Idempotency-Key is still being processed");
         }
-        res.setHeader("Idempotent-Replayed", "true");
-        res.status(stored.status).json(stored.body);
-        return;
       }
       captureResponse(res, async (status, body) => {
         if (status >= 500) {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { expectEachOnceNewestFirst, expectError, walkPages } from "./helpers.js";
@@ -83,5 +84,38 @@ describe("Idempotency-Key on resource writes", () => {
     expect(theirs.status).toBe(201);
     expect(theirs.headers["idempotent-replayed"]).toBeUndefined();
     expect(theirs.body.id).not.toBe(first.body.id);
+  });
+
+  it("refuses a key whose first request is still in progress, and lets a request take over a key abandoned by a killed process", async () => {
+    const tenant = await t.newTenant();
+    const pool = t.platform.ctx.db.pool;
+    const body = { name: "vault-after-a-crash" };
+    // What a process killed mid-request leaves behind: the key marked in progress, with no response ever stored.
+    const mark = (key: string, ageSeconds: number) =>
+      pool.query(
+        `INSERT INTO idempotency_records ("workspaceId", "key", "method", "path", "bodyHash", "status", "body", "createdAt")
+         VALUES ($1, $2, 'POST', '/v1/vaults', $3, 0, 'null'::jsonb, now() - make_interval(secs => $4))`,
+        [tenant.workspaceId, key, createHash("sha256").update(JSON.stringify(body)).digest("hex"), ageSeconds],
+      );
+    await mark("recent", 5);
+    const busy = await t.http
+      .post("/v1/vaults")
+      .set({ ...tenant.auth, "Idempotency-Key": "recent" })
+      .send(body);
+    expectError(busy, 409, "idempotency.in_progress");
+
+    await mark("abandoned", 600);
+    const first = await t.http
+      .post("/v1/vaults")
+      .set({ ...tenant.auth, "Idempotency-Key": "abandoned" })
+      .send(body);
+    expect(first.status).toBe(201);
+    const replay = await t.http
+      .post("/v1/vaults")
+      .set({ ...tenant.auth, "Idempotency-Key": "abandoned" })
+      .send(body);
+    expect(replay.status).toBe(201);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.body.id).toBe(first.body.id);
   });
 });
