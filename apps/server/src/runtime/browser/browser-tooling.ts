@@ -1,9 +1,11 @@
-import type { AppContext } from "../../../context.js";
-import type { MergedEgressPolicy } from "../../../governance/index.js";
-import { BrowserContexts } from "../../browser/browser-contexts.js";
-import { unconfiguredHostedProvider } from "../../browser/browser-provider.js";
-import { type BrowserSettings, readBrowserSettings } from "../../browser/browser-settings.js";
-import { chromiumProvider } from "../../browser/chromium-provider.js";
+import type { AppContext } from "../../context.js";
+import type { MergedEgressPolicy } from "../../governance/index.js";
+import type { RuntimeTool } from "../tools/types.js";
+import { BrowserContexts } from "./browser-contexts.js";
+import { unconfiguredHostedProvider } from "./browser-provider.js";
+import { type BrowserSettings, readBrowserSettings } from "./browser-settings.js";
+import { browserTool } from "./browser-tool.js";
+import { chromiumProvider } from "./chromium-provider.js";
 
 /** What the `browser` tool shares across the passes of a worker process. */
 export interface BrowserTooling {
@@ -11,6 +13,8 @@ export interface BrowserTooling {
   settings: BrowserSettings;
   /** Each browsing session's egress policy as read by its latest call (the proxy judges with the newest). */
   policies: Map<string, MergedEgressPolicy>;
+  /** The `browser` tool of a session (with its read-only view). */
+  tool(): RuntimeTool;
 }
 
 export function createBrowserTooling(ctx: AppContext): BrowserTooling {
@@ -25,5 +29,6 @@ export function createBrowserTooling(ctx: AppContext): BrowserTooling {
     idleTimeoutMs: settings.idleTimeoutMs,
     logger: ctx.logger,
   });
-  return { contexts, settings, policies: new Map() };
+  const tooling: BrowserTooling = { contexts, settings, policies: new Map(), tool: () => browserTool(tooling) };
+  return tooling;
 }

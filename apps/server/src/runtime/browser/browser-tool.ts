@@ -1,9 +1,13 @@
 import type { Page } from "playwright-core";
 import { z } from "zod";
-import { ARTIFACT_LIMITS, ArtifactLimitError, writeArtifact } from "../../../artifacts/index.js";
-import { checkEgress } from "../../../governance/index.js";
-import { BrowserUnavailable } from "../../browser/browser-provider.js";
-import type { BrowserTooling } from "../browser/browser-tooling.js";
+import { ARTIFACT_LIMITS, ArtifactLimitError, writeArtifact } from "../../artifacts/index.js";
+import { checkEgress } from "../../governance/index.js";
+import { defineBuiltinTool } from "../tools/define-tool.js";
+import { sessionEgressPolicy } from "../tools/egress/session-egress.js";
+import { fail, ok } from "../tools/tool-result.js";
+import type { RuntimeTool, ToolResult, ToolRunContext } from "../tools/types.js";
+import { BrowserUnavailable } from "./browser-provider.js";
+import type { BrowserTooling } from "./browser-tooling.js";
 import {
   type ActionTimeouts,
   BROWSER_LIMITS,
@@ -14,11 +18,7 @@ import {
   pageText,
   screenshot,
   typeInto,
-} from "../browser/page-actions.js";
-import { defineBuiltinTool } from "../define-tool.js";
-import { sessionEgressPolicy } from "../egress/session-egress.js";
-import { fail, ok } from "../tool-result.js";
-import type { RuntimeTool, ToolResult, ToolRunContext } from "../types.js";
+} from "./page-actions.js";
 
 export const SCREENSHOT_ARTIFACT = "browser-screenshot.png";
 export const RECORDING_ARTIFACT = "browser-recording.zip";
