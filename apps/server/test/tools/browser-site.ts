@@ -50,6 +50,12 @@ export async function startTestSite(): Promise<TestSite> {
           "Home",
           '<h1>Welcome</h1><p>Read <a href="/contact">Contact us</a> or <a href="/about">About</a>.</p>',
         );
+      case "/hog":
+        // Allocates (and touches) memory until something stops it: the browser's memory limit.
+        return html(
+          "Hog",
+          "<script>const keep = []; for (;;) { const a = new Uint8Array(16 << 20); a.fill(1); keep.push(a); }</script>",
+        );
       case "/about":
         return html("About", "<h1>About</h1><p>We make widgets since 1999.</p>");
       case "/contact":

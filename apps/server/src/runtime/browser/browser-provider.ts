@@ -15,6 +15,10 @@ export interface OpenedContext {
   context: BrowserContext;
   /** Requests refused by the egress rules since the last call (what was asked, and why); emptied by the call. */
   takeRefusals(): string[];
+  /** False once the browser behind the context is gone (crashed, killed by its limits, remote session lost). */
+  alive(): boolean;
+  /** What the browser lost to one of its limits (e.g. a process stopped at the memory limit), else null. */
+  limitHit(): Promise<string | null>;
   /** Closes the context; the trace when it was recorded (a Playwright trace zip). */
   close(): Promise<Uint8Array | null>;
 }

@@ -6,7 +6,7 @@ import { defineBuiltinTool } from "../tools/define-tool.js";
 import { sessionEgressPolicy } from "../tools/egress/session-egress.js";
 import { fail, ok } from "../tools/tool-result.js";
 import type { RuntimeTool, ToolResult, ToolRunContext } from "../tools/types.js";
-import { BrowserUnavailable } from "./browser-provider.js";
+import { BrowserUnavailable, type OpenedContext } from "./browser-provider.js";
 import type { BrowserTooling } from "./browser-tooling.js";
 import {
   type ActionTimeouts,
@@ -19,6 +19,7 @@ import {
   screenshot,
   typeInto,
 } from "./page-actions.js";
+import { hasCrashed } from "./traced-context.js";
 
 export const SCREENSHOT_ARTIFACT = "browser-screenshot.png";
 export const RECORDING_ARTIFACT = "browser-recording.zip";
@@ -123,7 +124,7 @@ function timeouts(tooling: BrowserTooling): ActionTimeouts {
 
 /** The page of the context: the newest tab (a link opening a new tab moves there), or a new one. */
 async function currentPage(pages: Page[], open: () => Promise<Page>): Promise<Page> {
-  const live = pages.filter((p) => !p.isClosed());
+  const live = pages.filter((p) => !p.isClosed() && !hasCrashed(p));
   return live[live.length - 1] ?? open();
 }
 
@@ -175,6 +176,29 @@ function checkNavigation(url: string, policy: Parameters<typeof checkEgress>[0])
   }
   const decision = checkEgress(policy, parsed);
   return decision.allowed ? null : `${decision.reason}. URL not opened: ${parsed.href}`;
+}
+
+/** A failed action's tool error; when the browser itself is gone, the session's context is dropped for a new one. */
+async function lostOrFailed(
+  tooling: BrowserTooling,
+  sessionId: string,
+  opened: OpenedContext,
+  action: string,
+  error: unknown,
+): Promise<ToolResult> {
+  const limit = await opened.limitHit().catch(() => null);
+  if (!opened.alive()) {
+    // Not awaited: closing waits for this call, which is still running.
+    void tooling.contexts.close(sessionId);
+    return fail(`browser ${action} failed: ${limit ?? "the browser stopped"}. The next browser call starts a new one.`);
+  }
+  const reason = playwrightReason(error);
+  if (/crash/i.test(reason)) {
+    return fail(
+      `browser ${action} failed: the page crashed${limit ? ` (${limit})` : ""}. The next call opens a new page.`,
+    );
+  }
+  return fail(`browser ${action} failed: ${reason}`);
 }
 
 function makeTool(tooling: BrowserTooling, actions: readonly string[]): RuntimeTool {
@@ -231,7 +255,7 @@ function makeTool(tooling: BrowserTooling, actions: readonly string[]): RuntimeT
               if (error instanceof ArtifactLimitError) return fail(error.message);
               if (error instanceof PageActionError) return fail(error.message);
               if (run.signal.aborted) throw error;
-              return fail(`browser ${input.action} failed: ${playwrightReason(error)}`);
+              return lostOrFailed(tooling, sessionId, opened, input.action, error);
             });
             const refusals = opened.takeRefusals();
             if (refusals.length === 0) return result;

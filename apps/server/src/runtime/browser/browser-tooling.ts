@@ -21,7 +21,7 @@ export function createBrowserTooling(ctx: AppContext): BrowserTooling {
   const settings = readBrowserSettings(ctx.config.env);
   const contexts = new BrowserContexts({
     providers: {
-      self_hosted: chromiumProvider(settings.executablePath, ctx.outbound),
+      self_hosted: chromiumProvider(settings, ctx.outbound, ctx.logger),
       provider_a_cloud: unconfiguredHostedProvider("provider_a_cloud"),
       provider_b: unconfiguredHostedProvider("provider_b"),
     },
