@@ -5,7 +5,7 @@ import { BrowserContexts } from "./browser-contexts.js";
 import { unconfiguredHostedProvider } from "./browser-provider.js";
 import { type BrowserSettings, readBrowserSettings } from "./browser-settings.js";
 import { browserTool } from "./browser-tool.js";
-import { chromiumProvider } from "./chromium-provider.js";
+import { type ChromiumConfinement, chromiumProvider } from "./chromium-provider.js";
 
 /** What the `browser` tool shares across the passes of a worker process. */
 export interface BrowserTooling {
@@ -13,15 +13,18 @@ export interface BrowserTooling {
   settings: BrowserSettings;
   /** Each browsing session's egress policy as read by its latest call (the proxy judges with the newest). */
   policies: Map<string, MergedEgressPolicy>;
+  /** How the self-hosted browser is confined on this host (for the log and readiness details). */
+  confinement(): Promise<ChromiumConfinement>;
   /** The `browser` tool of a session (with its read-only view). */
   tool(): RuntimeTool;
 }
 
 export function createBrowserTooling(ctx: AppContext): BrowserTooling {
   const settings = readBrowserSettings(ctx.config.env);
+  const selfHosted = chromiumProvider(settings, ctx.outbound, ctx.logger);
   const contexts = new BrowserContexts({
     providers: {
-      self_hosted: chromiumProvider(settings, ctx.outbound, ctx.logger),
+      self_hosted: selfHosted,
       provider_a_cloud: unconfiguredHostedProvider("provider_a_cloud"),
       provider_b: unconfiguredHostedProvider("provider_b"),
     },
@@ -29,6 +32,12 @@ export function createBrowserTooling(ctx: AppContext): BrowserTooling {
     idleTimeoutMs: settings.idleTimeoutMs,
     logger: ctx.logger,
   });
-  const tooling: BrowserTooling = { contexts, settings, policies: new Map(), tool: () => browserTool(tooling) };
+  const tooling: BrowserTooling = {
+    contexts,
+    settings,
+    policies: new Map(),
+    confinement: () => selfHosted.confinement(),
+    tool: () => browserTool(tooling),
+  };
   return tooling;
 }

@@ -54,7 +54,11 @@ export type ChromiumConfinement =
  * cgroup limits, an unprivileged user, Chromium's own sandbox), reaching the network only through its own egress
  * proxy, so no state, no policy and no memory budget is shared between sessions.
  */
-export function chromiumProvider(settings: BrowserSettings, outbound: Outbound, logger: Logger): BrowserProvider {
+export function chromiumProvider(
+  settings: BrowserSettings,
+  outbound: Outbound,
+  logger: Logger,
+): BrowserProvider & { confinement(): Promise<ChromiumConfinement> } {
   const { executablePath, boundary } = settings;
   const open = new Set<() => Promise<unknown>>();
   let probed: Promise<BoundaryProbe> | undefined;
@@ -103,8 +107,25 @@ export function chromiumProvider(settings: BrowserSettings, outbound: Outbound, 
     }
   }
 
+  async function confinement(): Promise<ChromiumConfinement> {
+    if (boundary.confinement === "none") return { state: "unconfined" };
+    const refused = await refusal();
+    if (refused) return { state: "refused", reason: refused };
+    return { state: "confined", chromiumSandbox: sandboxWorks !== false };
+  }
+
+  if (boundary.confinement === "none") {
+    logger.warn(
+      "BROWSER_CONFINEMENT=none: browsers run unconfined, as this process's user, without Chromium's sandbox",
+    );
+  } else {
+    // Probed now so that the log says at start whether browsing is possible here.
+    void refusal();
+  }
+
   return {
     name: "self_hosted",
+    confinement,
     async open(options: OpenContextOptions): Promise<OpenedContext> {
       if (!executablePath) {
         throw new BrowserUnavailable(

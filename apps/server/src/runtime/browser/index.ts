@@ -13,3 +13,4 @@ export {
 export { type BrowserSettings, readBrowserSettings } from "./browser-settings.js";
 export { browserTool, RECORDING_ARTIFACT, SCREENSHOT_ARTIFACT } from "./browser-tool.js";
 export { type BrowserTooling, createBrowserTooling } from "./browser-tooling.js";
+export type { ChromiumConfinement } from "./chromium-provider.js";
