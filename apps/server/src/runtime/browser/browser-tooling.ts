@@ -2,10 +2,12 @@ import type { AppContext } from "../../context.js";
 import type { MergedEgressPolicy } from "../../governance/index.js";
 import type { RuntimeTool } from "../tools/types.js";
 import { BrowserContexts } from "./browser-contexts.js";
-import { unconfiguredHostedProvider } from "./browser-provider.js";
+import type { BrowserProvider } from "./browser-provider.js";
 import { type BrowserSettings, readBrowserSettings } from "./browser-settings.js";
 import { browserTool } from "./browser-tool.js";
 import { type ChromiumConfinement, chromiumProvider } from "./chromium-provider.js";
+import { hostedProvider, unconfiguredHostedProvider } from "./hosted-provider.js";
+import { type HostedProviderName, readHostedSettings } from "./hosted-settings.js";
 
 /** What the `browser` tool shares across the passes of a worker process. */
 export interface BrowserTooling {
@@ -19,14 +21,19 @@ export interface BrowserTooling {
   tool(): RuntimeTool;
 }
 
+function hosted(ctx: AppContext, name: HostedProviderName): BrowserProvider {
+  const settings = readHostedSettings(ctx.config.env, name);
+  return settings ? hostedProvider(settings, ctx.outbound, ctx.logger) : unconfiguredHostedProvider(name);
+}
+
 export function createBrowserTooling(ctx: AppContext): BrowserTooling {
   const settings = readBrowserSettings(ctx.config.env);
   const selfHosted = chromiumProvider(settings, ctx.outbound, ctx.logger);
   const contexts = new BrowserContexts({
     providers: {
       self_hosted: selfHosted,
-      provider_a_cloud: unconfiguredHostedProvider("provider_a_cloud"),
-      provider_b: unconfiguredHostedProvider("provider_b"),
+      provider_a_cloud: hosted(ctx, "provider_a_cloud"),
+      provider_b: hosted(ctx, "provider_b"),
     },
     maxContexts: settings.maxContexts,
     idleTimeoutMs: settings.idleTimeoutMs,

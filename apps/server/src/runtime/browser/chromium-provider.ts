@@ -179,7 +179,7 @@ export function chromiumProvider(
           context: opened.context,
           takeRefusals: () => refusals.splice(0),
           alive: () => browser.isConnected(),
-          limitHit: async () =>
+          stopReason: async () =>
             (await launcher?.outOfMemory())
               ? `the browser reached its memory limit (BROWSER_MEMORY_MB=${boundary.memoryBytes / 1024 / 1024})`
               : null,
