@@ -62,14 +62,19 @@ function toolingWith(env: Record<string, string>): BrowserTooling {
   return tooling;
 }
 
-async function browse(tooling: BrowserTooling, overrides: Parameters<typeof agentConfig>[0]) {
+async function browse(
+  tooling: BrowserTooling,
+  { vaultIds, ...overrides }: Parameters<typeof agentConfig>[0] & { vaultIds?: string[] },
+) {
   const agent = agentConfig({ tools: ["browser"], ...overrides });
-  const session = await seedSession(t, t.tenant);
-  const tool = toolNamed(
-    await resolveSessionTools({ ctx: t.platform.ctx, session, agent, browser: tooling }),
-    "browser",
-  );
-  return { session, call: (input: Record<string, unknown>) => tool.execute!(input, runContext(t, session, agent)) };
+  const session = await seedSession(t, t.tenant, { vaultIds: vaultIds ?? [] });
+  const tools = await resolveSessionTools({ ctx: t.platform.ctx, session, agent, browser: tooling });
+  const tool = toolNamed(tools, "browser");
+  return {
+    session,
+    call: (input: Record<string, unknown>) => tool.execute!(input, runContext(t, session, agent)),
+    close: () => tooling.contexts.close(session.id),
+  };
 }
 
 const results = (log: LogEntry[]) =>
@@ -169,6 +174,13 @@ describe("hosted browser providers, the tool", () => {
     const direct = await b.call({ action: "navigate", url: `http://localhost:${web.site.port}/about` });
     expect(direct).toMatchObject({ isError: true });
     expect(direct.content).toContain("URL not opened");
+
+    // A redirect hop is followed by the remote browser itself: the page it lands on is refused and left.
+    const redirected = await b.call({ action: "navigate", url: `${web.site.url}/redirect-to-localhost` });
+    expect(redirected).toMatchObject({ isError: true });
+    expect(redirected.content).toContain(`URL not opened: http://localhost:${web.site.port}/about?redirected`);
+    const after = await b.call({ action: "read" });
+    expect(after.content).toContain("URL: about:blank");
     await tooling.contexts.close(b.session.id);
   });
 
@@ -181,6 +193,20 @@ describe("hosted browser providers, the tool", () => {
     expect(refused.content).toContain('The browser provider "provider_b" refused the credential (HTTP 401)');
     expect(refused.content).toContain("BROWSER_PROVIDER_B_API_KEY");
     expect(refused.content).not.toContain("not-the-key");
+
+    // The session's vault may hold the key for it, over the operator's.
+    const vault = await t.http
+      .post("/v1/vaults")
+      .set(t.tenant.auth)
+      .send({ name: "browser-key", secrets: { BROWSER_PROVIDER_B_API_KEY: KEY_B } });
+    expect(vault.status, JSON.stringify(vault.body)).toBe(201);
+    const keyed = await browse(toolingWith({ BROWSER_PROVIDER_B_API_KEY: "not-the-key" }), {
+      browser: { provider: "provider_b" },
+      vaultIds: [vault.body.id],
+    });
+    const opened = await keyed.call({ action: "navigate", url: `${web.site.url}/about` });
+    expect(opened.isError, opened.content).toBe(false);
+    await keyed.close();
 
     const closed = await browse(toolingWith({ BROWSER_PROVIDER_A_CLOUD_SESSION_URL: "http://127.0.0.1:9/sessions" }), {
       browser: { provider: "provider_a_cloud" },

@@ -59,6 +59,10 @@ export async function startTestSite(): Promise<TestSite> {
           "Hog",
           "<script>const keep = []; for (;;) { const a = new Uint8Array(16 << 20); a.fill(1); keep.push(a); }</script>",
         );
+      case "/redirect-to-localhost":
+        res.writeHead(302, { Location: `http://localhost:${site.port}/about?redirected` });
+        res.end();
+        return;
       case "/slow":
         // Never answers: a navigation that only an interrupt ends.
         slow++;
