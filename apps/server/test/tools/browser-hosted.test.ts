@@ -175,6 +175,10 @@ describe("hosted browser providers, the tool", () => {
     expect(direct).toMatchObject({ isError: true });
     expect(direct.content).toContain("URL not opened");
 
+    const socket = await b.call({ action: "navigate", url: `${web.site.url}/socket` });
+    const socketRead = await b.call({ action: "read" });
+    expect(`${socket.content}\n${socketRead.content}`).toContain(`ws://localhost:${web.site.port}/ws-from-localhost: `);
+
     // A redirect hop is followed by the remote browser itself: the page it lands on is refused and left.
     const redirected = await b.call({ action: "navigate", url: `${web.site.url}/redirect-to-localhost` });
     expect(redirected).toMatchObject({ isError: true });

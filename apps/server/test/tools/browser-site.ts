@@ -59,6 +59,11 @@ export async function startTestSite(): Promise<TestSite> {
           "Hog",
           "<script>const keep = []; for (;;) { const a = new Uint8Array(16 << 20); a.fill(1); keep.push(a); }</script>",
         );
+      case "/socket":
+        return html(
+          "Socket",
+          `<p>Socket page</p><script>new WebSocket("ws://localhost:${site.port}/ws-from-localhost");</script>`,
+        );
       case "/redirect-to-localhost":
         res.writeHead(302, { Location: `http://localhost:${site.port}/about?redirected` });
         res.end();
