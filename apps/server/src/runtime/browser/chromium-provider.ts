@@ -14,6 +14,7 @@ import type { BrowserSettings } from "./browser-settings.js";
 import {
   type BoundaryProbe,
   browserEnvironment,
+  browserOwner,
   CONFINED_PROXY_SERVER,
   type ConfinedLaunch,
   prepareConfinedLaunch,
@@ -157,7 +158,7 @@ export function chromiumProvider(
           onRefused: (target, reason) => {
             if (refusals.length < 20) refusals.push(`${target.slice(0, 300)}: ${reason}`);
           },
-          ...(launcher ? { listen: { path: launcher.proxySocket, uid: boundary.uid, gid: boundary.gid } } : {}),
+          ...(launcher ? { listen: { path: launcher.proxySocket, ...browserOwner(boundary) } } : {}),
         });
         cleanups.push(() => proxy.close());
         const browser = await launch(launcher, home).catch((error: Error) => {

@@ -72,10 +72,13 @@ export interface ConfinedLaunch {
   dispose(): Promise<void>;
 }
 
-/** The uid inside the boundary: the configured unprivileged user when the server is root, else the server's own. */
-function sandboxUid(settings: BrowserBoundarySettings): number {
-  return process.getuid?.() === 0 ? settings.uid : (process.getuid?.() ?? settings.uid);
+/** Who the browser runs as: the configured unprivileged user when the server is root, else the server's own user. */
+export function browserOwner(settings: BrowserBoundarySettings): { uid: number; gid: number } {
+  if (process.getuid?.() === 0) return { uid: settings.uid, gid: settings.gid };
+  return { uid: process.getuid?.() ?? settings.uid, gid: process.getgid?.() ?? settings.gid };
 }
+
+const sandboxUid = (settings: BrowserBoundarySettings) => browserOwner(settings).uid;
 
 let cgroupLayout: ReturnType<typeof detectCgroups> | undefined;
 
