@@ -100,6 +100,7 @@ describe("hosted browser providers, through the HTTP API", () => {
         call({ action: "click", text: "Contact us" }),
         call({ action: "type", label: "Your name", text: "Ada", submit: true }),
         call({ action: "read" }),
+        call({ action: "screenshot" }),
         { text: "Done." },
       );
       const agent = await createAgent(t, t.tenant, {
@@ -118,6 +119,7 @@ describe("hosted browser providers, through the HTTP API", () => {
       expect(done[0]!.text).toContain("Title: Home");
       expect(done[1]!.text).toContain("Your name");
       expect(done[3]!.text).toContain("Thanks, Ada!");
+      expect(done[4]!.text).toContain('saved as artifact \\"browser-screenshot.png\\" version 1');
       // The pages were fetched by the remote browser.
       expect(web.site.requests.some((r) => r.url === "/thanks?name=Ada")).toBe(true);
 
@@ -228,6 +230,19 @@ describe("hosted browser providers, the tool", () => {
     expect(missing.isError).toBe(true);
     expect(missing.content).toContain('The browser provider "provider_b" is not configured on this platform');
     expect(missing.content).toContain("BROWSER_PROVIDER_B_SESSION_URL (or BROWSER_PROVIDER_B_CDP_URL)");
+  });
+
+  it("releases the remote session after the idle timeout", async () => {
+    const before = serviceA.sessions.length;
+    const b = await browse(toolingWith({ BROWSER_IDLE_TIMEOUT_MS: "1000" }), {
+      browser: { provider: "provider_a_cloud" },
+    });
+    const opened = await b.call({ action: "navigate", url: `${web.site.url}/about` });
+    expect(opened.isError, opened.content).toBe(false);
+    const created = serviceA.sessions.slice(before);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.released).toBe(false);
+    await waitUntil("the idle remote session to be released", async () => (created[0]!.released ? true : undefined));
   });
 
   it("connects to a fixed CDP endpoint too, and says when the remote browser is lost mid-turn", async () => {
