@@ -7,6 +7,8 @@ export interface TestSite {
   site: Loopback;
   /** A server on another loopback address (127.0.0.2) that pages try to reach; it must never be contacted. */
   secret: { url: string; hits: string[]; close(): Promise<void> };
+  /** Requests to `/slow` (never answered) so far. */
+  slowRequests(): number;
   /** Connections to `/events` (the `/live` page's EventSource) that are still open. */
   openStreams(): number;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ async function startSecret(): Promise<TestSite["secret"]> {
 export async function startTestSite(): Promise<TestSite> {
   const secret = await startSecret();
   let streams = 0;
+  let slow = 0;
   const site = await startLoopback((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     const html = (title: string, body: string) => {
@@ -50,6 +53,25 @@ export async function startTestSite(): Promise<TestSite> {
           "Home",
           '<h1>Welcome</h1><p>Read <a href="/contact">Contact us</a> or <a href="/about">About</a>.</p>',
         );
+      case "/hog":
+        // Allocates (and touches) memory until something stops it: the browser's memory limit.
+        return html(
+          "Hog",
+          "<script>const keep = []; for (;;) { const a = new Uint8Array(16 << 20); a.fill(1); keep.push(a); }</script>",
+        );
+      case "/socket":
+        return html(
+          "Socket",
+          `<p>Socket page</p><script>new WebSocket("ws://localhost:${site.port}/ws-from-localhost");</script>`,
+        );
+      case "/redirect-to-localhost":
+        res.writeHead(302, { Location: `http://localhost:${site.port}/about?redirected` });
+        res.end();
+        return;
+      case "/slow":
+        // Never answers: a navigation that only an interrupt ends.
+        slow++;
+        return;
       case "/about":
         return html("About", "<h1>About</h1><p>We make widgets since 1999.</p>");
       case "/contact":
@@ -91,6 +113,7 @@ export async function startTestSite(): Promise<TestSite> {
     site,
     secret,
     openStreams: () => streams,
+    slowRequests: () => slow,
     async close() {
       await site.close();
       await secret.close();

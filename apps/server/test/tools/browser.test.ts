@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutbound } from "../../src/lib/outbound/index.js";
+import { type BrowserTooling, createBrowserTooling } from "../../src/runtime/browser/index.js";
 import { assembleToolset } from "../../src/runtime/loop/toolset.js";
-import { type BrowserTooling, createBrowserTooling } from "../../src/runtime/tools/browser/browser-tooling.js";
 import { resolveSessionTools } from "../../src/runtime/tools/resolve-session-tools.js";
 import type { RuntimeTool, SessionRuntimeInfo } from "../../src/runtime/tools/types.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";

@@ -92,7 +92,8 @@ export class BrowserContexts {
     if (!entry) return;
     this.entries.delete(sessionId);
     clearTimeout(entry.timer);
-    await entry.queue;
+    // A call still running (a navigation an interrupt abandoned) is not waited for: the context closes under it, so
+    // the browser (and a hosted provider's remote session) is released at once.
     let opened: OpenedContext;
     try {
       opened = await entry.opened;

@@ -8,6 +8,10 @@ export interface OpenContextOptions {
   record: boolean;
   /** The host-name policy every request of the context passes: null when allowed, else the reason. */
   judge(url: URL): string | null;
+  /** The agent's `browser.region` (hosted providers map it to theirs). */
+  region?: string;
+  /** The secrets of the session's vaults (a hosted provider's key may be among them). */
+  sessionSecrets?(): Promise<Record<string, string>>;
 }
 
 /** A browser context of one session, with what its provider needs to tear it down. */
@@ -15,13 +19,22 @@ export interface OpenedContext {
   context: BrowserContext;
   /** Requests refused by the egress rules since the last call (what was asked, and why); emptied by the call. */
   takeRefusals(): string[];
+  /** False once the browser behind the context is gone (crashed, killed by its limits, remote session lost). */
+  alive(): boolean;
+  /** Why the browser or a page of it stopped, when known (a limit reached, a remote session lost), else null. */
+  stopReason(): Promise<string | null>;
+  /**
+   * Whether the page's address is checked again after an action: egress is enforced by interception, which does not
+   * see redirect hops (hosted browsers); the self-hosted proxy sees every hop.
+   */
+  checksLanding?: boolean;
   /** Closes the context; the trace when it was recorded (a Playwright trace zip). */
   close(): Promise<Uint8Array | null>;
 }
 
 /**
- * Where a browser runs. The self-hosted provider drives a local Chromium; a hosted provider would connect to its
- * service's browser (Playwright `connectOverCDP`) and return the same kind of context.
+ * Where a browser runs. The self-hosted provider drives a confined local Chromium; a hosted provider connects to its
+ * service's browser (Playwright `connectOverCDP`) and returns the same kind of context.
  */
 export interface BrowserProvider {
   readonly name: BrowserProviderName;
@@ -33,18 +46,4 @@ export interface BrowserProvider {
 /** The provider cannot open a browser here (no Chromium, a hosted provider without configuration…). */
 export class BrowserUnavailable extends Error {
   override readonly name = "BrowserUnavailable";
-}
-
-/** A hosted provider with no configuration on this platform: every call says what is missing. */
-export function unconfiguredHostedProvider(name: Exclude<BrowserProviderName, "self_hosted">): BrowserProvider {
-  return {
-    name,
-    async open() {
-      throw new BrowserUnavailable(
-        `The browser provider "${name}" is not configured on this platform: it has no endpoint or credentials for ` +
-          `it. Use the self-hosted browser (set the agent's \`browser\` to null or {"provider": "self_hosted"}).`,
-      );
-    },
-    async close() {},
-  };
 }

@@ -1,10 +1,8 @@
 import { type AgentConfig, BUILTIN_TOOLS, type BuiltinToolName } from "@agent-platform/contract";
 import type { AppContext } from "../../context.js";
 import type { CodeExecution } from "../sandbox/code-execution.js";
-import type { BrowserTooling } from "./browser/browser-tooling.js";
 import { artifactWriteTool } from "./builtin/artifact-write.js";
 import { bashTool } from "./builtin/bash.js";
-import { browserTool } from "./builtin/browser.js";
 import { fileEditTool, fileListTool, fileReadTool, fileWriteTool } from "./builtin/file-tools.js";
 import { knowledgeReadTool } from "./builtin/knowledge-read.js";
 import { knowledgeSearchTool } from "./builtin/knowledge-search.js";
@@ -22,8 +20,8 @@ export interface ResolveSessionToolsInput {
   ctx: AppContext;
   session: SessionRuntimeInfo;
   agent: AgentConfig;
-  /** The process's browsers (the `browser` tool); absent where no worker runs sessions. */
-  browser?: BrowserTooling;
+  /** The process's browsers (the `browser` tool, from runtime/browser); absent where no worker runs sessions. */
+  browser?: { tool(): RuntimeTool };
   /** The process's sandboxes (`bash` and the file tools); absent where no worker runs sessions. */
   codeExecution?: CodeExecution;
 }
@@ -83,7 +81,7 @@ export async function resolveSessionTools(input: ResolveSessionToolsInput): Prom
           );
         break;
       case "browser":
-        if (input.browser) tools.push(browserTool(input.browser));
+        if (input.browser) tools.push(input.browser.tool());
         else ctx.logger.warn({ sessionId: session.id }, "browser tool listed but this process has no browsers");
         break;
       case "memory_list":

@@ -1,9 +1,14 @@
 import type { Page } from "playwright-core";
 import { z } from "zod";
-import { ARTIFACT_LIMITS, ArtifactLimitError, writeArtifact } from "../../../artifacts/index.js";
-import { checkEgress } from "../../../governance/index.js";
-import { BrowserUnavailable } from "../../browser/browser-provider.js";
-import type { BrowserTooling } from "../browser/browser-tooling.js";
+import { ArtifactLimitError, writeArtifact } from "../../artifacts/index.js";
+import { checkEgress } from "../../governance/index.js";
+import { defineBuiltinTool } from "../tools/define-tool.js";
+import { sessionEgressPolicy } from "../tools/egress/session-egress.js";
+import { fail, ok } from "../tools/tool-result.js";
+import type { RuntimeTool, ToolResult, ToolRunContext } from "../tools/types.js";
+import { BrowserUnavailable } from "./browser-provider.js";
+import type { BrowserTooling } from "./browser-tooling.js";
+import { landingChecked, lostOrFailed } from "./call-outcome.js";
 import {
   type ActionTimeouts,
   BROWSER_LIMITS,
@@ -14,14 +19,12 @@ import {
   pageText,
   screenshot,
   typeInto,
-} from "../browser/page-actions.js";
-import { defineBuiltinTool } from "../define-tool.js";
-import { sessionEgressPolicy } from "../egress/session-egress.js";
-import { fail, ok } from "../tool-result.js";
-import type { RuntimeTool, ToolResult, ToolRunContext } from "../types.js";
+} from "./page-actions.js";
+import { sessionOpenRequest } from "./session-request.js";
+import { hasCrashed } from "./traced-context.js";
 
+export { RECORDING_ARTIFACT } from "./session-request.js";
 export const SCREENSHOT_ARTIFACT = "browser-screenshot.png";
-export const RECORDING_ARTIFACT = "browser-recording.zip";
 
 const READ_ACTIONS = ["navigate", "read", "back", "screenshot"] as const;
 const ALL_ACTIONS = [...READ_ACTIONS, "click", "type"] as const;
@@ -123,14 +126,8 @@ function timeouts(tooling: BrowserTooling): ActionTimeouts {
 
 /** The page of the context: the newest tab (a link opening a new tab moves there), or a new one. */
 async function currentPage(pages: Page[], open: () => Promise<Page>): Promise<Page> {
-  const live = pages.filter((p) => !p.isClosed());
+  const live = pages.filter((p) => !p.isClosed() && !hasCrashed(p));
   return live[live.length - 1] ?? open();
-}
-
-/** A Playwright error's first line, without its call log. */
-function playwrightReason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0]!.replace(/^(page|locator|frame)\.\w+: /, "");
 }
 
 async function act(tooling: BrowserTooling, input: BrowserInput, page: Page, run: ToolRunContext): Promise<ToolResult> {
@@ -194,44 +191,22 @@ function makeTool(tooling: BrowserTooling, actions: readonly string[]): RuntimeT
         const refused = checkNavigation(input.url, policy);
         if (refused) return fail(refused);
       }
-      const browser = run.agent.browser;
       try {
         return await tooling.contexts.use(
           sessionId,
-          () => ({
-            provider: browser?.provider ?? "self_hosted",
-            ...(browser?.viewport ? { viewport: browser.viewport } : {}),
-            record: run.agent.recordBrowser === true,
-            judge: (url) => {
-              const decision = checkEgress(tooling.policies.get(sessionId) ?? policy, url);
-              return decision.allowed ? null : decision.reason;
-            },
-            onClosed: async (recording) => {
-              tooling.policies.delete(sessionId);
-              if (!recording) return;
-              await writeArtifact(run.ctx.db.pool, {
-                sessionId,
-                projectId: run.session.projectId,
-                name: RECORDING_ARTIFACT,
-                content: recording,
-                contentType: "application/zip",
-              }).catch((error: unknown) => {
-                if (!(error instanceof ArtifactLimitError)) throw error;
-                run.ctx.logger.warn(
-                  { sessionId, bytes: recording.byteLength, limit: ARTIFACT_LIMITS.binaryBytes },
-                  "browser recording too large to keep",
-                );
-              });
-            },
-          }),
+          () => sessionOpenRequest(tooling, run, policy),
           run.signal,
           async (opened) => {
-            const page = await currentPage(opened.context.pages(), () => opened.context.newPage());
-            const result = await act(tooling, input, page, run).catch((error: unknown) => {
+            const attempt = async () => {
+              const page = await currentPage(opened.context.pages(), () => opened.context.newPage());
+              const done = await act(tooling, input, page, run);
+              return opened.checksLanding ? landingChecked(done, page, tooling, sessionId) : done;
+            };
+            const result = await attempt().catch((error: unknown) => {
               if (error instanceof ArtifactLimitError) return fail(error.message);
               if (error instanceof PageActionError) return fail(error.message);
               if (run.signal.aborted) throw error;
-              return fail(`browser ${input.action} failed: ${playwrightReason(error)}`);
+              return lostOrFailed(tooling, sessionId, opened, input.action, error);
             });
             const refusals = opened.takeRefusals();
             if (refusals.length === 0) return result;

@@ -1,5 +1,5 @@
 import type { Locator, Page, Request, Response } from "playwright-core";
-import { htmlToText } from "../http/html-to-text.js";
+import { htmlToText } from "../tools/http/html-to-text.js";
 
 export const BROWSER_LIMITS = {
   /** Characters of page text returned after a navigation, click, typing or going back. */
