@@ -1,8 +1,13 @@
 export function formatTime(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return "—";
+  // Explicit fields: `dateStyle` cannot be combined with `timeZoneName` (a RangeError).
   return new Date(iso).toLocaleString(undefined, {
-    dateStyle: "medium",
-    timeStyle: "medium",
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    second: "2-digit",
     ...(timeZone ? { timeZone, timeZoneName: "short" } : {}),
   });
 }

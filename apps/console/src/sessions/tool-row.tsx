@@ -1,10 +1,7 @@
-import { useState } from "react";
 import { Link } from "react-router";
+import { LongText } from "../components/long-text.js";
 import { formatJson, textOf } from "../lib/format.js";
 import type { TimelineRow } from "./timeline-rows.js";
-
-/** Results longer than this are cut until "show all" is pressed (a page of text, not a megabyte of it). */
-export const RESULT_PREVIEW_CHARS = 2_000;
 
 type ToolRowData = Extract<TimelineRow, { kind: "tool" }>;
 
@@ -70,20 +67,5 @@ export function ToolRow({
         </div>
       )}
     </article>
-  );
-}
-
-export function LongText({ text }: { text: string }) {
-  const [all, setAll] = useState(false);
-  const cut = !all && text.length > RESULT_PREVIEW_CHARS;
-  return (
-    <>
-      <pre>{cut ? `${text.slice(0, RESULT_PREVIEW_CHARS)}…` : text}</pre>
-      {cut && (
-        <button type="button" onClick={() => setAll(true)}>
-          Show all ({text.length.toLocaleString()} characters)
-        </button>
-      )}
-    </>
   );
 }

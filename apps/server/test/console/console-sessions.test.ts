@@ -131,7 +131,10 @@ describe.skipIf(!hasChromium)("a session in the console", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Archive" }).click();
     await expect.poll(async () => (await platform.sessions.get(session.id)).archivedAt).not.toBeNull();
-    await page.getByText(/archived /).first().waitFor();
+    await page
+      .getByText(/archived /)
+      .first()
+      .waitFor();
     expect(await page.getByLabel("Message", { exact: true }).count()).toBe(0);
     expect(unexpectedProblems(problems)).toEqual([]);
     await page.context().close();
@@ -144,7 +147,7 @@ describe.skipIf(!hasChromium)("a session in the console", () => {
       '<img src="x" onerror="window.__xss = \'img\'">',
       "[click me](javascript:window.__xss='link')",
       "![pic](https://example.com/tracker.png)",
-      '<iframe src="javascript:window.__xss=\'iframe\'"></iframe>',
+      "<iframe src=\"javascript:window.__xss='iframe'\"></iframe>",
     ].join("\n\n");
     fake.enqueue({ text: hostile });
     const agent = await platform.agents.create({ name: "Hostile", model: MODEL });
