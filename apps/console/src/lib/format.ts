@@ -1,15 +1,28 @@
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per time zone: `toLocaleString` with options builds a new one per call (slow in a long list). */
+function formatterFor(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? "";
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    // Explicit fields: `dateStyle` cannot be combined with `timeZoneName` (a RangeError).
+    formatter = new Intl.DateTimeFormat(undefined, {
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      second: "2-digit",
+      ...(timeZone ? { timeZone, timeZoneName: "short" } : {}),
+    });
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 export function formatTime(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return "—";
-  // Explicit fields: `dateStyle` cannot be combined with `timeZoneName` (a RangeError).
-  return new Date(iso).toLocaleString(undefined, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    second: "2-digit",
-    ...(timeZone ? { timeZone, timeZoneName: "short" } : {}),
-  });
+  return formatterFor(timeZone).format(new Date(iso));
 }
 
 export function formatJson(value: unknown): string {
