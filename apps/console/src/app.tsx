@@ -15,6 +15,9 @@ const ExperimentList = lazy(() => import("./experiments/experiment-list.js"));
 const ExperimentPage = lazy(() => import("./experiments/experiment-page.js"));
 const AutomationList = lazy(() => import("./automations/automation-list.js"));
 const AutomationPage = lazy(() => import("./automations/automation-page.js"));
+const WebhookList = lazy(() => import("./admin/webhook-list.js"));
+const WebhookPage = lazy(() => import("./admin/webhook-page.js"));
+const UsagePage = lazy(() => import("./admin/usage-page.js"));
 
 export function App() {
   const { signedIn, checking } = useAuth();
@@ -37,6 +40,9 @@ export function App() {
             <Route path="/experiments/:id" element={<ExperimentPage />} />
             <Route path="/automations" element={<AutomationList />} />
             <Route path="/automations/:id" element={<AutomationPage />} />
+            {signedIn.isAdmin && <Route path="/webhooks" element={<WebhookList />} />}
+            {signedIn.isAdmin && <Route path="/webhooks/:id" element={<WebhookPage />} />}
+            {signedIn.isAdmin && <Route path="/usage" element={<UsagePage />} />}
             <Route path="*" element={<p role="alert">No such page in the console.</p>} />
           </Routes>
         </Suspense>

@@ -10,7 +10,7 @@ export function PendingActionForm({ sessionId, action }: { sessionId: string; ac
   const [denyMessage, setDenyMessage] = useState("");
   if (action.kind === "confirmation") {
     return (
-      <fieldset className="pending" aria-label={`Confirm ${action.name}`}>
+      <fieldset className="pending-action" aria-label={`Confirm ${action.name}`}>
         <legend>
           The agent waits for your decision on <strong>{action.name}</strong>.
         </legend>
@@ -45,7 +45,7 @@ export function PendingActionForm({ sessionId, action }: { sessionId: string; ac
   }
   return (
     <form
-      className="pending"
+      className="pending-action"
       aria-label={`Answer ${action.name}`}
       onSubmit={(e) => {
         e.preventDefault();

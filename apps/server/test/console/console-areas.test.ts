@@ -1,3 +1,5 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { AgentPlatform } from "@agent-platform/sdk";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -179,5 +181,46 @@ describe.skipIf(!hasChromium)("agents, experiments and automations in the consol
       .waitFor({ timeout: 15_000 });
     expect(unexpectedProblems(problems)).toEqual([]);
     await page.context().close();
+  }, 90_000);
+
+  it("sends a webhook test event, shows its delivery with attempts, redelivers it; shows budgets with their usage", async () => {
+    const received: string[] = [];
+    const receiver: Server = createServer((req, res) => {
+      received.push(String(req.headers["webhook-id"]));
+      req.resume();
+      req.on("end", () => res.writeHead(204).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    try {
+      await platform.webhooks.create({ url, events: ["*"], description: "Console test receiver" });
+      await platform.budgets.create({ scope: "workspace", meter: "sessions", limit: 1000, action: "notify" });
+
+      const { page, problems, screenshot } = await openConsole(browser, t.url);
+      await signIn(page, t.url, t.tenant.key, "/console/webhooks");
+      await page.getByRole("link", { name: url }).click();
+      await page.getByText("No delivery yet").waitFor();
+      await page.getByRole("button", { name: "Send test event" }).click();
+      const deliveries = page.getByRole("table", { name: "Deliveries" });
+      await expect
+        .poll(() => deliveries.locator("tbody tr").first().textContent(), { timeout: 20_000 })
+        .toMatch(/webhook\.test.*succeeded.*1.*HTTP 204/);
+      await deliveries.getByRole("button", { name: /^Redeliver webhook\.test/ }).first().click();
+      await expect.poll(() => deliveries.locator("tbody tr").count(), { timeout: 20_000 }).toBe(2);
+      await expect.poll(() => received.length, { timeout: 20_000 }).toBe(2);
+      // A redelivery carries the same event id.
+      expect(new Set(received).size).toBe(1);
+      await expect.poll(() => deliveries.locator(".badge.done").count(), { timeout: 20_000 }).toBe(2);
+      await screenshot("webhook");
+
+      await page.getByRole("link", { name: "Usage & budgets" }).click();
+      const budgets = page.getByRole("table", { name: "Budgets" });
+      await expect.poll(() => budgets.textContent(), { timeout: 10_000 }).toMatch(/workspace.*sessions.*of 1,000/);
+      await screenshot("usage");
+      expect(unexpectedProblems(problems)).toEqual([]);
+      await page.context().close();
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   }, 90_000);
 });
