@@ -205,7 +205,10 @@ describe.skipIf(!hasChromium)("agents, experiments and automations in the consol
       await expect
         .poll(() => deliveries.locator("tbody tr").first().textContent(), { timeout: 20_000 })
         .toMatch(/webhook\.test.*succeeded.*1.*HTTP 204/);
-      await deliveries.getByRole("button", { name: /^Redeliver webhook\.test/ }).first().click();
+      await deliveries
+        .getByRole("button", { name: /^Redeliver webhook\.test/ })
+        .first()
+        .click();
       await expect.poll(() => deliveries.locator("tbody tr").count(), { timeout: 20_000 }).toBe(2);
       await expect.poll(() => received.length, { timeout: 20_000 }).toBe(2);
       // A redelivery carries the same event id.

@@ -62,3 +62,18 @@ export async function signIn(page: Page, baseUrl: string, apiKey: string, path =
 export function unexpectedProblems(problems: string[]): string[] {
   return problems.filter((p) => !/status of 401/.test(p));
 }
+
+/**
+ * What functions run in the page (`page.evaluate`) read of the browser's globals: the server's TypeScript has no DOM
+ * library, and adding it to the program would hide DOM globals used by mistake in server code.
+ */
+export interface PageGlobals {
+  sessionStorage: { length: number } & Record<string, unknown>;
+  localStorage: { length: number };
+  requestAnimationFrame(callback: () => void): number;
+  PerformanceObserver: new (
+    callback: (list: { getEntries(): { duration: number }[] }) => void,
+  ) => { observe(options: { type: string; buffered?: boolean }): void };
+  __xss?: string;
+  __longTasks: number[];
+}

@@ -2,7 +2,14 @@ import { AgentPlatform } from "@agent-platform/sdk";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { hasChromium, launchBrowser, openConsole, signIn, unexpectedProblems } from "./console-browser.js";
+import {
+  hasChromium,
+  launchBrowser,
+  openConsole,
+  type PageGlobals,
+  signIn,
+  unexpectedProblems,
+} from "./console-browser.js";
 
 const ENTRIES = 5_000;
 const BATCH = 100;
@@ -50,9 +57,9 @@ describe.skipIf(!hasChromium)("a session page with a 5,000-entry log", () => {
     await signIn(page, t.url, t.tenant.key);
     // Every document of the tab records its long tasks from its start.
     await page.addInitScript(() => {
-      const w = window as unknown as { __longTasks: number[] };
+      const w = globalThis as unknown as PageGlobals;
       w.__longTasks = [];
-      new PerformanceObserver((list) => {
+      new w.PerformanceObserver((list) => {
         for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
       }).observe({ type: "longtask", buffered: true });
     });
@@ -67,14 +74,15 @@ describe.skipIf(!hasChromium)("a session page with a 5,000-entry log", () => {
     expect(rendered).toBeLessThan(100);
 
     const loadTasks = await page.evaluate(() => {
-      const w = window as unknown as { __longTasks: number[] };
+      const w = globalThis as unknown as PageGlobals;
       const tasks = w.__longTasks;
       w.__longTasks = [];
       return tasks;
     });
     // Scroll to the top and back down in steps of one screen, one step per frame.
     const steps = await log.evaluate(async (element) => {
-      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const frame = () =>
+        new Promise<void>((resolve) => (globalThis as unknown as PageGlobals).requestAnimationFrame(resolve));
       let count = 0;
       element.scrollTop = 0;
       await frame();
@@ -86,7 +94,7 @@ describe.skipIf(!hasChromium)("a session page with a 5,000-entry log", () => {
       return count;
     });
     await log.getByText(`Entry ${ENTRIES} of the long log.`).waitFor();
-    const scrollTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+    const scrollTasks = await page.evaluate(() => (globalThis as unknown as PageGlobals).__longTasks);
     const longest = Math.max(0, ...scrollTasks);
     console.log(
       `[console bench] ${ENTRIES} entries: first view in ${loadMs} ms (rows in the DOM: ${rendered}; ` +

@@ -3,7 +3,14 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { hasChromium, launchBrowser, openConsole, signIn, unexpectedProblems } from "./console-browser.js";
+import {
+  hasChromium,
+  launchBrowser,
+  openConsole,
+  type PageGlobals,
+  signIn,
+  unexpectedProblems,
+} from "./console-browser.js";
 
 const MODEL = "openai-compatible/fake-model";
 let t: TestApp;
@@ -161,13 +168,13 @@ describe.skipIf(!hasChromium)("a session in the console", () => {
     const message = log.getByRole("article", { name: "agent message" });
     await message.locator("strong", { hasText: "bold" }).waitFor({ timeout: 15_000 });
     await page.waitForTimeout(500);
-    expect(await page.evaluate(() => (window as { __xss?: string }).__xss)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__xss)).toBeUndefined();
     expect(await log.locator("script, img, iframe").count()).toBe(0);
     const link = message.getByRole("link", { name: "click me" });
     expect(await link.getAttribute("href")).toBe("");
     await link.click();
     await page.waitForTimeout(300);
-    expect(await page.evaluate(() => (window as { __xss?: string }).__xss)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__xss)).toBeUndefined();
     expect(await message.textContent()).toContain("[image: pic]");
     await screenshot("session-hostile-output");
     expect(unexpectedProblems(problems)).toEqual([]);

@@ -1,7 +1,14 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { hasChromium, launchBrowser, openConsole, signIn, unexpectedProblems } from "./console-browser.js";
+import {
+  hasChromium,
+  launchBrowser,
+  openConsole,
+  type PageGlobals,
+  signIn,
+  unexpectedProblems,
+} from "./console-browser.js";
 
 let t: TestApp;
 let browser: Browser;
@@ -49,7 +56,12 @@ describe.skipIf(!hasChromium)("signing in to /console", () => {
     await expect
       .poll(() => page.getByRole("alert").textContent(), { timeout: 15_000 })
       .toContain("This API key was refused");
-    expect(await page.evaluate(() => [sessionStorage.length, localStorage.length])).toEqual([0, 0]);
+    expect(
+      await page.evaluate(() => {
+        const w = globalThis as unknown as PageGlobals;
+        return [w.sessionStorage.length, w.localStorage.length];
+      }),
+    ).toEqual([0, 0]);
     expect(page.url()).not.toContain("ap_");
     expect(unexpectedProblems(problems)).toEqual([]);
     expect(foreign).toEqual([]);
@@ -64,8 +76,10 @@ describe.skipIf(!hasChromium)("signing in to /console", () => {
     await expect.poll(() => nav.getByRole("link").allTextContents()).toContain("Webhooks");
     expect(await nav.getByRole("link").allTextContents()).toContain("Usage & budgets");
     // Kept in this tab's sessionStorage, never in localStorage, a cookie or the URL.
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([t.tenant.key]);
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await page.evaluate(() => Object.values((globalThis as unknown as PageGlobals).sessionStorage))).toEqual([
+      t.tenant.key,
+    ]);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).localStorage.length)).toBe(0);
     expect(await page.context().cookies()).toEqual([]);
     expect(page.url()).not.toContain(t.tenant.key);
     await screenshot("sessions-empty");
@@ -80,7 +94,7 @@ describe.skipIf(!hasChromium)("signing in to /console", () => {
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("API key").waitFor();
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).sessionStorage.length)).toBe(0);
     expect(unexpectedProblems(problems)).toEqual([]);
     expect(foreign).toEqual([]);
     await page.close();
