@@ -12,18 +12,21 @@ export default function SessionList() {
   const agent = params.get("agent") ?? "";
   const status = params.get("status") ?? "";
   const archived = params.get("archived") ?? "false";
+  const metadataText = params.get("metadata") ?? "";
+  const metadata = parseMetadataFilter(metadataText);
   const agents = useQuery({
     queryKey: ["agents", "all"],
     queryFn: () => client.agents.list({ limit: 100, status: "all" }),
   });
   const sessions = useQuery({
-    queryKey: ["sessions", { agent, status, archived }],
+    queryKey: ["sessions", { agent, status, archived, metadata }],
     queryFn: () =>
       client.sessions.list({
         limit: 100,
         ...(agent ? { agent } : {}),
         ...(status ? { status: status as "idle" | "running" } : {}),
         ...(archived ? { archived: archived as "true" | "false" } : {}),
+        ...(metadata ? { metadata } : {}),
       }),
     refetchInterval: 3_000,
   });
@@ -65,6 +68,17 @@ export default function SessionList() {
             <option value="true">Archived only</option>
             <option value="">Both</option>
           </select>
+        </label>
+        <label>
+          Metadata (key=value, comma separated)
+          <input
+            defaultValue={metadataText}
+            placeholder="ticket=42"
+            onKeyDown={(e) => {
+              if (e.key === "Enter") setFilter("metadata", e.currentTarget.value.trim());
+            }}
+            onBlur={(e) => setFilter("metadata", e.currentTarget.value.trim())}
+          />
         </label>
       </div>
       <QueryState query={sessions}>
@@ -115,6 +129,19 @@ export default function SessionList() {
       </QueryState>
     </>
   );
+}
+
+/** `ticket=42, team=support` → `{ ticket: "42", team: "support" }` (sessions whose metadata has every pair). */
+function parseMetadataFilter(text: string): Record<string, string> | undefined {
+  const pairs = text
+    .split(",")
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const at = pair.indexOf("=");
+      return at > 0 ? [pair.slice(0, at).trim(), pair.slice(at + 1).trim()] : [pair, ""];
+    });
+  return pairs.length ? Object.fromEntries(pairs) : undefined;
 }
 
 export function StatusBadge({

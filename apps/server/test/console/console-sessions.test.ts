@@ -51,12 +51,25 @@ describe.skipIf(!hasChromium)("a session in the console", () => {
     const waiting = await platform.sessions.waitForIdle(session.id, { afterSeq: 0, timeout: 20_000 });
     expect(waiting.stopReason).toBe("requires_action");
 
+    await platform.sessions.create({ agent: agent.id, title: "Tagged", metadata: { ticket: "42" } });
+
     const { page, problems, foreign, screenshot } = await openConsole(browser, t.url);
     await signIn(page, t.url, t.tenant.key);
     // The list shows the session waiting for a decision; its link opens the session page.
     const row = page.getByRole("row").filter({ hasText: "Write my notes" });
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("waiting for you (1)");
     await screenshot("sessions");
+    // The API's filters: metadata pairs, status.
+    const rows = page.locator("table.list tbody tr");
+    await page.getByLabel(/^Metadata/).fill("ticket=42");
+    await page.getByLabel(/^Metadata/).press("Enter");
+    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining("Tagged")]);
+    await page.getByLabel(/^Metadata/).fill("");
+    await page.getByLabel(/^Metadata/).press("Enter");
+    await page.getByLabel("Status").selectOption("running");
+    await page.getByRole("heading", { name: "No sessions yet" }).waitFor();
+    await page.getByLabel("Status").selectOption("");
+    await expect.poll(() => rows.count()).toBe(2);
     await row.getByRole("link", { name: "Write my notes" }).click();
 
     const log = page.getByRole("log", { name: "Session log" });
