@@ -29,6 +29,9 @@ export function Timeline({
     getScrollElement: () => scroller.current,
     estimateSize: () => 80,
     overscan: 8,
+    // Rows render in React's next batch rather than synchronously inside each scroll event: a fast scroll then renders
+    // once per frame instead of once per event (long tasks on a long log).
+    useFlushSync: false,
     getItemKey: (index) => rows[index]!.key,
   });
 
