@@ -5,6 +5,7 @@ import { useClient } from "../auth/session.js";
 import { ErrorNote, QueryState } from "../components/query-state.js";
 import { formatTime } from "../lib/format.js";
 import { configText, modelLabel } from "./agent-config.js";
+import { StartSession } from "./start-session.js";
 import { VersionDiff } from "./version-diff.js";
 
 export default function AgentPage() {
@@ -25,6 +26,7 @@ export default function AgentPage() {
             {formatTime(a.updatedAt)} · <Link to={`/sessions?agent=${a.id}`}>sessions of this agent</Link>
           </p>
           {a.description && <p>{a.description}</p>}
+          {!a.archivedAt && <StartSession agentId={a.id} />}
           <section aria-labelledby="versions-heading">
             <h2 id="versions-heading">Versions</h2>
             <QueryState query={versions}>

@@ -80,6 +80,16 @@ describe.skipIf(!hasChromium)("agents, experiments and automations in the consol
     expect((await platform.agents.get(agentId)).system).toBe("You answer support questions.\nBe kind.");
     await page.getByRole("row", { name: /^3/ }).waitFor();
 
+    // A session started from the agent's page opens, and the agent's reply arrives live.
+    await page.getByLabel("Start a session with a first message").fill("hello from the console");
+    await page.getByRole("button", { name: "Start session" }).click();
+    await page
+      .getByRole("log", { name: "Session log" })
+      .getByRole("article", { name: "agent message" })
+      .getByText("hello from the console")
+      .waitFor({ timeout: 20_000 });
+    await page.goBack();
+
     await page.getByRole("button", { name: "Duplicate" }).click();
     await expect.poll(() => page.url()).not.toContain(agentId);
     expect((await platform.agents.list()).data).toHaveLength(2);
