@@ -45,7 +45,7 @@ export function consoleRouter(dist: string | undefined = consoleDist()): Router 
     express.static(join(dist, "assets"), { index: false, immutable: true, maxAge: "365d" }),
     (_req: express.Request, res: express.Response) => void res.status(404).type("text").send("Not found"),
   );
-  router.use(CONSOLE_PREFIX, express.static(dist, { index: false, maxAge: "1h" }));
+  router.use(CONSOLE_PREFIX, express.static(dist, { index: false, redirect: false, maxAge: "1h" }));
   router.get([CONSOLE_PREFIX, `${CONSOLE_PREFIX}/*`], sendIndex);
   return router;
 }

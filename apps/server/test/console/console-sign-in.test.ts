@@ -24,7 +24,7 @@ afterAll(async () => {
 describe("/console is served by the server", () => {
   it("serves the app with a strict CSP, and index.html for deep links", async () => {
     for (const path of ["/console", "/console/", "/console/sessions/sess_deep_link"]) {
-      const response = await fetch(`${t.url}${path}`);
+      const response = await fetch(`${t.url}${path}`, { redirect: "manual" });
       expect(response.status, path).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/text\/html/);
       const csp = response.headers.get("content-security-policy") ?? "";
