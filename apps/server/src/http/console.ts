@@ -6,7 +6,7 @@ import express, { type Router } from "express";
 export const CONSOLE_PREFIX = "/console";
 
 /** The built console (`apps/console/dist`), or undefined when it was not built (`pnpm build` builds it). */
-function consoleDist(): string | undefined {
+export function consoleDist(): string | undefined {
   try {
     const require = createRequire(import.meta.url);
     const dist = join(dirname(require.resolve("@agent-platform/console/package.json")), "dist");
@@ -27,7 +27,7 @@ const NOT_BUILT = `<!doctype html>
  * that is not a file answers `index.html`, so that deep links (`/console/sessions/sess_…`) open the page the router
  * shows.
  */
-export function consoleRouter(dist: string | undefined = consoleDist()): Router {
+export function consoleRouter(dist: string | undefined): Router {
   const router = express.Router();
   if (!dist) {
     router.get([CONSOLE_PREFIX, `${CONSOLE_PREFIX}/*`], (_req, res) => {
