@@ -160,6 +160,26 @@ describe.skipIf(!hasChromium)("a session in the console", () => {
     await page.context().close();
   }, 90_000);
 
+  it("interrupts a running turn from the page", async () => {
+    fake.enqueue({ hang: true });
+    const agent = await platform.agents.create({ name: "Slow", model: MODEL });
+    const session = await platform.sessions.create({ agent: agent.id, title: "Slow turn" });
+    await platform.sessions.send(session.id, "take your time");
+    await expect
+      .poll(async () => (await platform.sessions.get(session.id)).status, { timeout: 20_000 })
+      .toBe("running");
+
+    const { page, problems } = await openConsole(browser, t.url);
+    await signIn(page, t.url, t.tenant.key, `/console/sessions/${session.id}`);
+    await page.getByRole("button", { name: "Interrupt" }).click();
+    const log = page.getByRole("log", { name: "Session log" });
+    await expect.poll(() => log.textContent(), { timeout: 20_000 }).toContain("turn ended: interrupted");
+    expect(await log.textContent()).toContain("interrupt requested");
+    await expect.poll(() => page.getByRole("button", { name: "Interrupt" }).count()).toBe(0);
+    expect(unexpectedProblems(problems)).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
   it("renders model output as text: HTML, scripts, event handlers and javascript: links never run", async () => {
     const hostile = [
       "Here is **bold** text.",
