@@ -8,6 +8,7 @@ import { PendingActionForm } from "./pending-action.js";
 import { StatusBadge } from "./session-list.js";
 import { Timeline } from "./timeline.js";
 import { timelineRows } from "./timeline-rows.js";
+import { useDelegations } from "./use-delegations.js";
 import { useSessionAction } from "./use-session-action.js";
 import { useSessionLog } from "./use-session-log.js";
 
@@ -19,6 +20,7 @@ export default function SessionPage() {
   const log = useSessionLog(client, id);
   const rows = useMemo(() => timelineRows(log.entries), [log.entries]);
   const last = log.entries.at(-1);
+  const childSessions = useDelegations(client, session.data, rows);
 
   // Status changes and answers come through the log: the record (status, pending actions) is read again then.
   useEffect(() => {
@@ -64,6 +66,7 @@ export default function SessionPage() {
           ) : (
             <Timeline
               rows={rows}
+              childSessions={childSessions}
               pending={s.pendingActions}
               renderPending={(action) => <PendingActionForm sessionId={id} action={action} />}
             />

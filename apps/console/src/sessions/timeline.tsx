@@ -14,10 +14,13 @@ import { ToolRow } from "./tool-row.js";
  */
 export function Timeline({
   rows,
+  childSessions,
   pending,
   renderPending,
 }: {
   rows: TimelineRow[];
+  /** Child session of a delegation, by tool-use id (when its result does not name it). */
+  childSessions: Map<string, string>;
   pending: PendingAction[];
   renderPending(action: PendingAction): ReactNode;
 }) {
@@ -77,6 +80,7 @@ export function Timeline({
                 open={!collapsed.has(row.key)}
                 onToggle={() => toggle(row.key)}
                 pendingAction={row.kind === "tool" ? pendingById.get(row.use.id) : undefined}
+                child={row.kind === "tool" ? childSessions.get(row.use.id) : undefined}
                 renderPending={renderPending}
               />
             </div>
@@ -92,12 +96,14 @@ function RowView({
   open,
   onToggle,
   pendingAction,
+  child,
   renderPending,
 }: {
   row: TimelineRow;
   open: boolean;
   onToggle(): void;
   pendingAction: PendingAction | undefined;
+  child: string | undefined;
   renderPending(action: PendingAction): ReactNode;
 }) {
   if (row.kind === "message") {
@@ -114,7 +120,9 @@ function RowView({
   if (row.kind === "tool") {
     return (
       <ToolRow
-        row={row}
+        row={
+          child && !row.childSessions.includes(child) ? { ...row, childSessions: [...row.childSessions, child] } : row
+        }
         open={open}
         onToggle={onToggle}
         actions={pendingAction ? renderPending(pendingAction) : null}

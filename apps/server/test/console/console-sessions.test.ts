@@ -160,6 +160,38 @@ describe.skipIf(!hasChromium)("a session in the console", () => {
     await page.context().close();
   }, 90_000);
 
+  it("links a delegation to its child session, and the child back to its coordinator", async () => {
+    const researcher = await platform.agents.create({ name: "Researcher", model: "builtin/echo" });
+    const coordinator = await platform.agents.create({
+      name: "Coordinator",
+      model: MODEL,
+      multiagent: { type: "coordinator", roster: [{ agentId: researcher.id, role: "researcher", mode: "foreground" }] },
+    });
+    fake.enqueue(
+      { toolCalls: [{ name: "delegate_to_researcher", arguments: { task: "Find the capital of France" } }] },
+      { text: "Paris, per the researcher." },
+    );
+    const session = await platform.sessions.create({
+      agent: coordinator.id,
+      events: [{ type: "user.message", content: [{ type: "text", text: "capital of France?" }] }],
+    });
+    await platform.sessions.waitForIdle(session.id, { afterSeq: 0, timeout: 20_000 });
+    const child = (await platform.sessions.list({ agent: researcher.id })).data.find(
+      (s) => s.parentSessionId === session.id,
+    );
+    expect(child).toBeDefined();
+
+    const { page, problems } = await openConsole(browser, t.url);
+    await signIn(page, t.url, t.tenant.key, `/console/sessions/${session.id}`);
+    const log = page.getByRole("log", { name: "Session log" });
+    const delegation = log.getByRole("article", { name: "Delegation researcher" });
+    await delegation.getByRole("link", { name: `child session ${child!.id}` }).click();
+    await page.getByText(`delegated by ${session.id}`).waitFor({ timeout: 10_000 });
+    await log.getByRole("article", { name: "user message" }).getByText("Find the capital of France").waitFor();
+    expect(unexpectedProblems(problems)).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
   it("interrupts a running turn from the page", async () => {
     fake.enqueue({ hang: true });
     const agent = await platform.agents.create({ name: "Slow", model: MODEL });
