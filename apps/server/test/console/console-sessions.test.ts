@@ -126,14 +126,23 @@ describe.skipIf(!hasChromium)("a session in the console", () => {
     await signIn(page, t.url, t.tenant.key, `/console/sessions/${session.id}`);
     const log = page.getByRole("log", { name: "Session log" });
     const form = log.getByRole("form", { name: "Answer lookup_order" });
-    await form.getByLabel("Result of custom tool lookup_order").fill("shipped yesterday");
+    const longResult = `shipped yesterday. ${"tracking event; ".repeat(200)}END OF RESULT`;
+    await form.getByLabel("Result of custom tool lookup_order").fill(longResult);
     await form.getByRole("button", { name: "Send result" }).click();
     await expect
       .poll(() => log.getByRole("article", { name: "agent message" }).last().textContent(), { timeout: 20_000 })
       .toContain("Order 42 shipped yesterday.");
-    expect(await log.getByRole("article", { name: "Custom tool lookup_order" }).textContent()).toContain(
-      "shipped yesterday",
-    );
+    // A large result is cut until "Show all" is pressed.
+    const tool = log.getByRole("article", { name: "Custom tool lookup_order" });
+    expect(await tool.textContent()).toContain("shipped yesterday.");
+    expect(await tool.textContent()).not.toContain("END OF RESULT");
+    await tool
+      .getByRole("button", { name: `Show all (${longResult.length.toLocaleString("en-US")} characters)` })
+      .click();
+    await expect.poll(() => tool.textContent()).toContain("END OF RESULT");
+    // Collapsed, the tool use keeps its header only.
+    await tool.getByRole("button", { name: /Custom tool: lookup_order/ }).click();
+    await expect.poll(() => tool.textContent()).not.toContain("shipped yesterday.");
 
     // A message typed in the page starts the next turn.
     await page.getByLabel("Message", { exact: true }).fill("thanks!");
