@@ -12,6 +12,7 @@ import { environmentRoutes } from "./environments/routes.js";
 import { experimentRoutes } from "./experiments/index.js";
 import { governanceRoutes } from "./governance/routes.js";
 import { authenticate } from "./http/authenticate.js";
+import { consoleDist, consoleRouter } from "./http/console.js";
 import { corsFor } from "./http/cors.js";
 import { docsRouter } from "./http/docs.js";
 import { errorHandler } from "./http/error-envelope.js";
@@ -54,6 +55,7 @@ export function createApp(ctx: AppContext, telemetry?: Pick<Telemetry, "enabled"
   const prometheus = telemetry?.prometheus;
   if (prometheus) app.get("/metrics", (req, res) => prometheus(req, res));
   app.use(docsRouter());
+  app.use(consoleRouter(consoleDist()));
   app.use(`${PUBLIC_PREFIX}/skills`, skillFileDownloads(ctx));
   app.use(`${PUBLIC_PREFIX}/artifacts`, artifactFileDownloads(ctx));
   const auth = authenticate(ctx);

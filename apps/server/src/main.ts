@@ -12,6 +12,7 @@ if (platform.url) {
     `Agent Platform is running (ROLE=${config.role})`,
     `  Base URL:   ${platform.url}`,
     `  API docs:   ${platform.url}/docs`,
+    `  Console:    ${platform.url}/console`,
     `  Project id: ${platform.bootstrap?.projectId ?? "(see GET /v1/platform/context)"}`,
   ];
   if (platform.bootstrap?.generated) {

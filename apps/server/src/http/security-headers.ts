@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import helmet, { type HelmetOptions } from "helmet";
+import { CONSOLE_PREFIX } from "./console.js";
 import { PUBLIC_PREFIX } from "./public-routes.js";
 
 /**
@@ -8,6 +9,8 @@ import { PUBLIC_PREFIX } from "./public-routes.js";
  * - API (JSON): `default-src 'none'`, nothing may load or run;
  * - `/docs`: the interactive reference, served from this origin only (its scripts are files, never inline; styles may
  *   be inline because Swagger UI and Redoc set them; Redoc's search runs in a `blob:` worker). No external host;
+ * - `/console`: the web console, stricter than `/docs`: scripts and styles are files of this origin (no inline script
+ *   nor style element), and it talks to this origin's API only;
  * - signed files (`/v1/files/…`) set their own sandboxing CSP and may be embedded by other origins.
  */
 const API_CSP = {
@@ -37,6 +40,22 @@ export const DOCS_CSP = {
   },
 } as const;
 
+export const CONSOLE_CSP = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", "data:"],
+    fontSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+} as const;
+
 const COMMON: HelmetOptions = {
   strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
   referrerPolicy: { policy: "no-referrer" },
@@ -45,6 +64,10 @@ const COMMON: HelmetOptions = {
 
 function isDocs(path: string): boolean {
   return path === "/docs" || path.startsWith("/docs/");
+}
+
+function isConsole(path: string): boolean {
+  return path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`);
 }
 
 type Header = [name: string, value: string | number | readonly string[]];
@@ -77,12 +100,14 @@ function setting(headers: Header[]): RequestHandler {
 export function securityHeaders(): RequestHandler {
   const api = setting(headersOf({ ...COMMON, contentSecurityPolicy: API_CSP }));
   const docs = setting(headersOf({ ...COMMON, contentSecurityPolicy: DOCS_CSP }));
+  const consolePages = setting(headersOf({ ...COMMON, contentSecurityPolicy: CONSOLE_CSP }));
   // Signed links are handed to other parties (an <img> on another site): readable cross-origin, no CSP of ours.
   const files = setting(
     headersOf({ ...COMMON, contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }),
   );
   return (req, res, next) => {
     if (isDocs(req.path)) docs(req, res, next);
+    else if (isConsole(req.path)) consolePages(req, res, next);
     else if (req.path.startsWith(`${PUBLIC_PREFIX}/`)) files(req, res, next);
     else api(req, res, next);
   };

@@ -1,0 +1,153 @@
+import type { Agent, AgentPlatform } from "@agent-platform/sdk";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate, useParams } from "react-router";
+import { useClient } from "../auth/session.js";
+import { ErrorNote, QueryState } from "../components/query-state.js";
+import { formatTime } from "../lib/format.js";
+import { configText, modelLabel } from "./agent-config.js";
+import { StartSession } from "./start-session.js";
+import { VersionDiff } from "./version-diff.js";
+
+export default function AgentPage() {
+  const { id = "" } = useParams();
+  const client = useClient();
+  const agent = useQuery({ queryKey: ["agent", id], queryFn: () => client.agents.get(id) });
+  const versions = useQuery({
+    queryKey: ["agent", id, "versions"],
+    queryFn: () => client.agents.listVersions(id, { limit: 100 }),
+  });
+  return (
+    <QueryState query={agent}>
+      {(a) => (
+        <>
+          <AgentHeader agent={a} />
+          <p className="muted">
+            <code>{a.id}</code> · model <code>{modelLabel(a.model)}</code> · version {a.version} · updated{" "}
+            {formatTime(a.updatedAt)} · <Link to={`/sessions?agent=${a.id}`}>sessions of this agent</Link>
+          </p>
+          {a.description && <p>{a.description}</p>}
+          {!a.archivedAt && <StartSession agentId={a.id} />}
+          <section aria-labelledby="versions-heading">
+            <h2 id="versions-heading">Versions</h2>
+            <QueryState query={versions}>
+              {(page) => (
+                <>
+                  <VersionTable agent={a} versions={page.data} />
+                  <h3>Compare versions</h3>
+                  <VersionDiff versions={page.data} />
+                </>
+              )}
+            </QueryState>
+          </section>
+          <section aria-labelledby="config-heading">
+            <h2 id="config-heading">Configuration (version {a.version})</h2>
+            <pre>{configText(a)}</pre>
+          </section>
+        </>
+      )}
+    </QueryState>
+  );
+}
+
+function useAgentWrite(agentId: string) {
+  const client = useClient();
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: (write: (client: AgentPlatform) => PromiseLike<Agent>) => Promise.resolve(write(client)),
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ["agent", agentId] });
+      void queries.invalidateQueries({ queryKey: ["agents"] });
+    },
+  });
+}
+
+function AgentHeader({ agent }: { agent: Agent }) {
+  const write = useAgentWrite(agent.id);
+  const navigate = useNavigate();
+  return (
+    <header className="page-header">
+      <h1>{agent.name}</h1>
+      {agent.archivedAt && <span className="badge">archived {formatTime(agent.archivedAt)}</span>}
+      <span className="spacer" />
+      {!agent.archivedAt && (
+        <Link to={`/agents/${agent.id}/edit`} className="button-link">
+          Edit
+        </Link>
+      )}
+      <button
+        type="button"
+        disabled={write.isPending}
+        onClick={() =>
+          write.mutate((c) => c.agents.duplicate(agent.id, {}), {
+            onSuccess: (copy) => navigate(`/agents/${copy.id}`),
+          })
+        }
+      >
+        Duplicate
+      </button>
+      {!agent.archivedAt && (
+        <button
+          type="button"
+          disabled={write.isPending}
+          onClick={() => {
+            if (window.confirm(`Archive ${agent.name}? Its sessions stay readable; it can no longer be changed.`)) {
+              write.mutate((c) => c.agents.archive(agent.id));
+            }
+          }}
+        >
+          Archive
+        </button>
+      )}
+      <ErrorNote error={write.error} />
+    </header>
+  );
+}
+
+function VersionTable({ agent, versions }: { agent: Agent; versions: Agent[] }) {
+  const write = useAgentWrite(agent.id);
+  return (
+    <>
+      <table className="list">
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">Model</th>
+            <th scope="col">Published</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {versions.map((v) => (
+            <tr key={v.version}>
+              <td>
+                {v.version}
+                {v.version === agent.version && <span className="badge">current</span>}
+              </td>
+              <td>
+                <code>{modelLabel(v.model)}</code>
+              </td>
+              <td>{formatTime(v.updatedAt)}</td>
+              <td>
+                {v.version !== agent.version && !agent.archivedAt && (
+                  <button
+                    type="button"
+                    disabled={write.isPending}
+                    aria-label={`Restore version ${v.version}`}
+                    onClick={() =>
+                      write.mutate((c) => c.agents.restore(agent.id, v.version, { version: agent.version }))
+                    }
+                  >
+                    Restore
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ErrorNote error={write.error} />
+    </>
+  );
+}

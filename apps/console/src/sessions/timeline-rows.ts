@@ -1,0 +1,107 @@
+import type {
+  AgentCustomToolUseEvent,
+  AgentMcpToolUseEvent,
+  AgentToolUseEvent,
+  SessionLogEvent,
+  UserCustomToolResultEvent,
+  UserToolConfirmationEvent,
+} from "@agent-platform/sdk";
+
+type ToolUse = AgentToolUseEvent | AgentMcpToolUseEvent | AgentCustomToolUseEvent;
+type ToolAnswer = { content: { type: string; text?: string }[]; isError: boolean; seq: number };
+
+/** One line of the timeline: a tool use carries its confirmation and its result, which get no line of their own. */
+export type TimelineRow =
+  | { kind: "message"; key: string; role: "user" | "agent"; text: string; entry: SessionLogEvent }
+  | {
+      kind: "tool";
+      key: string;
+      use: ToolUse;
+      confirmation?: UserToolConfirmationEvent;
+      result?: ToolAnswer;
+      /** Child sessions named by a delegation's input or result. */
+      childSessions: string[];
+    }
+  | { kind: "event"; key: string; entry: SessionLogEvent };
+
+const SESSION_ID = /\bsess_[0-9A-Za-z]+\b/g;
+
+function isToolUse(entry: SessionLogEvent): entry is ToolUse {
+  return (
+    entry.type === "agent.tool_use" || entry.type === "agent.mcp_tool_use" || entry.type === "agent.custom_tool_use"
+  );
+}
+
+function answerOf(entry: SessionLogEvent): { id: string; answer: ToolAnswer } | undefined {
+  if (entry.type === "agent.tool_result" || entry.type === "agent.mcp_tool_result") {
+    return { id: entry.toolUseId, answer: { content: entry.content, isError: entry.isError, seq: entry.seq } };
+  }
+  if (entry.type === "user.custom_tool_result") {
+    const custom = entry as UserCustomToolResultEvent;
+    return {
+      id: custom.customToolUseId,
+      answer: { content: custom.content, isError: custom.isError ?? false, seq: entry.seq },
+    };
+  }
+  return undefined;
+}
+
+/** The rows of a log, in `seq` order (pure: rebuilt from the entries on every change). */
+export function timelineRows(entries: readonly SessionLogEvent[]): TimelineRow[] {
+  const rows: TimelineRow[] = [];
+  const tools = new Map<string, Extract<TimelineRow, { kind: "tool" }>>();
+  for (const entry of entries) {
+    const key = String(entry.seq);
+    if (entry.type === "user.message" || entry.type === "agent.message") {
+      const text = entry.content.map((part) => part.text).join("\n");
+      rows.push({ kind: "message", key, role: entry.type === "user.message" ? "user" : "agent", text, entry });
+      continue;
+    }
+    if (isToolUse(entry)) {
+      const row = { kind: "tool" as const, key, use: entry, childSessions: [] as string[] };
+      if (entry.name.startsWith("delegate_to_"))
+        row.childSessions.push(...(JSON.stringify(entry.input).match(SESSION_ID) ?? []));
+      tools.set(entry.id, row);
+      rows.push(row);
+      continue;
+    }
+    if (entry.type === "user.tool_confirmation") {
+      const row = tools.get(entry.toolUseId);
+      if (row) {
+        // A new object: rows are compared by identity when the timeline re-renders.
+        const updated = { ...row, confirmation: entry };
+        replaceRow(rows, row, updated);
+        tools.set(entry.toolUseId, updated);
+        continue;
+      }
+    }
+    const answer = answerOf(entry);
+    if (answer) {
+      const row = tools.get(answer.id);
+      if (row) {
+        const text = answer.answer.content.map((part) => part.text ?? "").join("\n");
+        const children = row.use.name.startsWith("delegate_to_") || row.use.name === "collect_delegation";
+        const updated = {
+          ...row,
+          result: answer.answer,
+          childSessions: children ? [...new Set([...row.childSessions, ...(text.match(SESSION_ID) ?? [])])] : [],
+        };
+        replaceRow(rows, row, updated);
+        tools.set(answer.id, updated);
+        continue;
+      }
+    }
+    rows.push({ kind: "event", key, entry });
+  }
+  return rows;
+}
+
+function replaceRow(rows: TimelineRow[], old: TimelineRow, updated: TimelineRow): void {
+  // The answered row is almost always near the end.
+  for (let i = rows.length - 1; i >= 0; i--) {
+    if (rows[i] === old) {
+      rows[i] = updated;
+      return;
+    }
+  }
+}
