@@ -105,6 +105,15 @@ async function listAllTools(client: Client, timeoutMs: number, signal: AbortSign
   return tools;
 }
 
+/**
+ * A tool that declares `execution.taskSupport: "required"` only runs as an MCP task (a `tools/call` answered with a
+ * task to poll), which the platform does not implement: a plain call always fails (`-32601 … requires task
+ * augmentation`), so such tools are not offered to the model. `"optional"` tools are called plainly.
+ */
+function runsWithoutTasks(tool: Tool): boolean {
+  return tool.execution?.taskSupport !== "required";
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -138,7 +147,7 @@ export function openMcpConnections(
     try {
       const server = await connectMcpServer(config.url, headers, options.connectTimeoutMs, options.fetch);
       if (closing) {
-        await server.client.close().catch(() => {});
+        await server.close();
         return { ok: false, message: "connection set is closed" };
       }
       connectedTransports[config.name] = server.transport;
@@ -169,7 +178,7 @@ export function openMcpConnections(
     if (!outcome.ok) return { serverName: config.name, message: outcome.message };
     try {
       const tools = await listAllTools(outcome.server.client, options.callTimeoutMs, signal);
-      return tools.map((tool) => ({
+      return tools.filter(runsWithoutTasks).map((tool) => ({
         name: qualifyMcpToolName(config.name, tool.name),
         serverName: config.name,
         toolName: tool.name,
@@ -236,9 +245,7 @@ export function openMcpConnections(
     close() {
       closing ??= (async () => {
         const outcomes = await Promise.all(connections.values());
-        await Promise.all(
-          outcomes.map((outcome) => (outcome.ok ? outcome.server.client.close().catch(() => {}) : undefined)),
-        );
+        await Promise.all(outcomes.map((outcome) => (outcome.ok ? outcome.server.close() : undefined)));
       })();
       return closing;
     },
