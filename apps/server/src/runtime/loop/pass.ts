@@ -13,7 +13,7 @@ import {
   type SessionLoopSettings,
   type StoredEvent,
 } from "../../sessions/index.js";
-import { type McpConnectionSet, openMcpConnections } from "../mcp/index.js";
+import { type McpConnectionSet, openMcpConnections, storeMcpResult } from "../mcp/index.js";
 import { type SessionRuntimeInfo, sessionRuntimeInfo, type ToolResult } from "../tools/types.js";
 import type { LoopDeps } from "./deps.js";
 import { errorEvent, idleEvent, runningEvent } from "./events.js";
@@ -255,7 +255,8 @@ export class SessionPass {
       if (!conn || !config.mcpServers.some((s) => s.name === use.serverName)) {
         return { content: `MCP server "${use.serverName}" is not configured on this agent version`, isError: true };
       }
-      return raceAbort(conn.callTool(use.name, use.input, stepSignal), stepSignal);
+      const result = await raceAbort(conn.callTool(use.name, use.input, stepSignal), stepSignal);
+      return storeMcpResult(this.ctx, this.info, { serverName: use.serverName!, toolName: use.toolName! }, result);
     }
     const tools = await this.tools(stepSignal);
     const tool = tools.tools.get(use.name);

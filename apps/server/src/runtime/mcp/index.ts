@@ -11,3 +11,4 @@ export {
   type ResolveMcpHeaders,
 } from "./mcp-connections.js";
 export { MCP_TOOL_SEPARATOR, qualifyMcpToolName, splitMcpToolName } from "./mcp-tool-names.js";
+export { storeMcpResult } from "./store-mcp-result.js";

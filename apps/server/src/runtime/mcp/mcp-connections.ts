@@ -7,7 +7,7 @@ import {
   describeMcpError,
   type McpTransportKind,
 } from "./connect-mcp-server.js";
-import { mcpResultText } from "./mcp-result-text.js";
+import { blocksText, type McpResultBlock, mcpResultBlocks, type ReadLinkedResource } from "./mcp-result-content.js";
 import { loadedMcpSdk } from "./mcp-sdk.js";
 import { qualifyMcpToolName, splitMcpToolName } from "./mcp-tool-names.js";
 
@@ -50,8 +50,11 @@ export interface McpToolList {
 }
 
 export interface McpToolResult {
+  /** The text view: text blocks, and placeholders for binary content. */
   content: string;
   isError: boolean;
+  /** Every block in order, when some are binary (images, audio, binary resources) and need storing. */
+  blocks?: McpResultBlock[];
 }
 
 export interface McpConnectionSet {
@@ -191,6 +194,22 @@ export function openMcpConnections(
     }
   }
 
+  /** Linked resources are read only from a server that declared the resources capability at initialization. */
+  function linkedResourceReader(client: Client, signal: AbortSignal | undefined): ReadLinkedResource | null {
+    if (!client.getServerCapabilities()?.resources) return null;
+    return async (uri) => {
+      try {
+        const read = await client.readResource(
+          { uri },
+          { timeout: options.callTimeoutMs, ...(signal ? { signal } : {}) },
+        );
+        return { contents: read.contents };
+      } catch (error) {
+        return { error: describeMcpError(error) };
+      }
+    };
+  }
+
   return {
     async listTools(signal) {
       const perServer = await Promise.all([...configs.values()].map((config) => listServerTools(config, signal)));
@@ -226,7 +245,9 @@ export function openMcpConnections(
         });
         // The default result schema was used, so this is a CallToolResult and not the legacy `toolResult` form.
         const toolResult = result as CallToolResult;
-        return { content: mcpResultText(toolResult), isError: toolResult.isError === true };
+        const blocks = await mcpResultBlocks(toolResult, linkedResourceReader(outcome.server.client, signal));
+        const binary = blocks.some((block) => block.type !== "text");
+        return { content: blocksText(blocks), isError: toolResult.isError === true, ...(binary ? { blocks } : {}) };
       } catch (error) {
         if (signal?.aborted) return abortedResult();
         const sdk = loadedMcpSdk();
