@@ -99,6 +99,60 @@ describe("MCP sessions on the reference server", () => {
   });
 });
 
+describe("resources and prompts of the reference server", () => {
+  it("lets the model list and read resources and use a prompt, under the tools' permission policies", async () => {
+    const agent = await everythingAgent(t, {
+      "everything__list_resources": "always_allow",
+      "everything__use_prompt": "always_allow",
+    });
+    fake.enqueue(
+      {
+        toolCalls: [
+          { name: "everything__list_resources", arguments: {} },
+          { name: "everything__use_prompt", arguments: { name: "args-prompt", arguments: { city: "Lisbon" } } },
+          { name: "everything__read_resource", arguments: { uri: "demo://resource/dynamic/text/1" } },
+        ],
+      },
+      { text: "read it" },
+    );
+    const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("resources please")] });
+    // read_resource has no policy: like every MCP tool it asks first.
+    let log = await waitForIdle(t, t.tenant, session.id);
+    expect(log.at(-1).stopReason).toBe("requires_action");
+    const uses = byType(log, "agent.mcp_tool_use");
+    expect(uses.map((u) => [u.name, u.requiresConfirmation ?? false])).toEqual([
+      ["list_resources", false],
+      ["use_prompt", false],
+      ["read_resource", true],
+    ]);
+    const offered = (fake.requests.at(-1)!.body.tools as { function: { name: string; description: string } }[]).map(
+      (x) => x.function,
+    );
+    expect(offered.find((f) => f.name === "everything__use_prompt")?.description).toContain("args-prompt(city, state?)");
+    await postEvents(t, t.tenant, session.id, [
+      { type: "user.tool_confirmation", toolUseId: uses[2].id, result: "allow" },
+    ]);
+    log = await waitForIdle(t, t.tenant, session.id, 2);
+    expect(log.at(-1).stopReason).toBe("end_turn");
+    const [listed, prompt, read] = byType(log, "agent.mcp_tool_result");
+    expect(listed.isError).toBe(false);
+    expect(listed.content[0].text).toContain("demo://resource/static/document/");
+    expect(prompt).toMatchObject({ isError: false });
+    expect(prompt.content.map((p: { text: string }) => p.text).join("\n")).toContain("[user]\nWhat's weather in Lisbon?");
+    expect(read.isError).toBe(false);
+    expect(read.content[0].text).toMatch(/^\[resource demo:\/\/resource\/dynamic\/text\/1\]\nResource 1: This is a plaintext resource/);
+    expect(everything.rpcCalls()).toEqual(
+      expect.arrayContaining([
+        "resources/list",
+        "prompts/list",
+        "prompts/get args-prompt",
+        "resources/read demo://resource/dynamic/text/1",
+      ]),
+    );
+    await allSessionsEnded();
+  });
+});
+
 describe("MCP sessions when the worker stops", () => {
   it("ends the MCP session of a pass aborted by the shutdown before the worker stops", async () => {
     const worker = await startTestApp({
