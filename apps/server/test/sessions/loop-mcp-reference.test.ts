@@ -102,8 +102,8 @@ describe("MCP sessions on the reference server", () => {
 describe("resources and prompts of the reference server", () => {
   it("lets the model list and read resources and use a prompt, under the tools' permission policies", async () => {
     const agent = await everythingAgent(t, {
-      "everything__list_resources": "always_allow",
-      "everything__use_prompt": "always_allow",
+      everything__list_resources: "always_allow",
+      everything__use_prompt: "always_allow",
     });
     fake.enqueue(
       {
@@ -128,7 +128,9 @@ describe("resources and prompts of the reference server", () => {
     const offered = (fake.requests.at(-1)!.body.tools as { function: { name: string; description: string } }[]).map(
       (x) => x.function,
     );
-    expect(offered.find((f) => f.name === "everything__use_prompt")?.description).toContain("args-prompt(city, state?)");
+    expect(offered.find((f) => f.name === "everything__use_prompt")?.description).toContain(
+      "args-prompt(city, state?)",
+    );
     await postEvents(t, t.tenant, session.id, [
       { type: "user.tool_confirmation", toolUseId: uses[2].id, result: "allow" },
     ]);
@@ -138,9 +140,13 @@ describe("resources and prompts of the reference server", () => {
     expect(listed.isError).toBe(false);
     expect(listed.content[0].text).toContain("demo://resource/static/document/");
     expect(prompt).toMatchObject({ isError: false });
-    expect(prompt.content.map((p: { text: string }) => p.text).join("\n")).toContain("[user]\nWhat's weather in Lisbon?");
+    expect(prompt.content.map((p: { text: string }) => p.text).join("\n")).toContain(
+      "[user]\nWhat's weather in Lisbon?",
+    );
     expect(read.isError).toBe(false);
-    expect(read.content[0].text).toMatch(/^\[resource demo:\/\/resource\/dynamic\/text\/1\]\nResource 1: This is a plaintext resource/);
+    expect(read.content[0].text).toMatch(
+      /^\[resource demo:\/\/resource\/dynamic\/text\/1\]\nResource 1: This is a plaintext resource/,
+    );
     expect(everything.rpcCalls()).toEqual(
       expect.arrayContaining([
         "resources/list",
