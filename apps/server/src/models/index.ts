@@ -34,4 +34,4 @@ export {
   readProviderSettings,
 } from "./providers.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
-export { acceptsImagesInToolResults } from "./tool-result-media.js";
+export { acceptsToolResultImage } from "./tool-result-media.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ConversationMedia, toModelMessages } from "../../src/models/messages.js";
-import { acceptsImagesInToolResults } from "../../src/models/tool-result-media.js";
+import { acceptsToolResultImage } from "../../src/models/tool-result-media.js";
+import { withToolResultImages } from "../../src/runtime/loop/tool-result-images.js";
 
 const image: ConversationMedia = { type: "image", mimeType: "image/png", artifactId: "art_img", bytes: 2048 };
 const audio: ConversationMedia = { type: "audio", mimeType: "audio/wav", artifactId: "art_wav", bytes: 100 };
@@ -39,10 +40,39 @@ describe("media of tool results for the model", () => {
     expect(toolOutput([{ ...image, data: "AAAA" }], true)).toMatchObject({ type: "error-text" });
   });
 
-  it("says which providers take images in tool results", () => {
-    expect(acceptsImagesInToolResults({ provider: "anthropic", modelId: "claude-sonnet-4-5" })).toBe(true);
-    expect(acceptsImagesInToolResults({ provider: "openai", modelId: "gpt-5" })).toBe(true);
-    expect(acceptsImagesInToolResults({ provider: "openai-compatible", modelId: "llama" })).toBe(false);
-    expect(acceptsImagesInToolResults({ provider: "builtin", modelId: "echo" })).toBe(false);
+  it("says which models take which images in tool results", () => {
+    expect(acceptsToolResultImage({ provider: "anthropic", modelId: "claude-sonnet-4-5" }, "image/png")).toBe(true);
+    expect(acceptsToolResultImage({ provider: "openai", modelId: "gpt-5" }, "image/JPEG")).toBe(true);
+    expect(acceptsToolResultImage({ provider: "anthropic", modelId: "claude-sonnet-4-5" }, "image/svg+xml")).toBe(
+      false,
+    );
+    expect(acceptsToolResultImage({ provider: "openai-compatible", modelId: "llama" }, "image/png")).toBe(false);
+    expect(acceptsToolResultImage({ provider: "builtin", modelId: "echo" }, "image/png")).toBe(false);
+  });
+});
+
+describe("tool-result images chosen for a model call", () => {
+  // No image to read here, so the pool is never queried.
+  const noPool = {} as Parameters<typeof withToolResultImages>[0];
+  const svg: ConversationMedia = { type: "image", mimeType: "image/svg+xml", artifactId: "art_svg", bytes: 10 };
+  const big: ConversationMedia = { type: "image", mimeType: "image/png", artifactId: "art_big", bytes: 6 << 20 };
+  const conversation = [
+    {
+      role: "tool" as const,
+      results: [{ toolCallId: "c", toolName: "s__t", output: "x", isError: false, media: [svg, big] }],
+    },
+  ];
+
+  it("says why an image of a type the model does not take, or too large, is not shown", async () => {
+    const [message] = await withToolResultImages(noPool, "sess", { provider: "anthropic", modelId: "m" }, conversation);
+    expect(message!.role === "tool" && message!.results[0]!.media).toEqual([
+      { ...svg, notShown: "this model does not take image/svg+xml images in tool results" },
+      { ...big, notShown: "larger than the 5 MiB shown to models" },
+    ]);
+  });
+
+  it("leaves the conversation as is for a model that takes no images", async () => {
+    const spec = { provider: "openai-compatible" as const, modelId: "m" };
+    expect(await withToolResultImages(noPool, "sess", spec, conversation)).toBe(conversation);
   });
 });
