@@ -1,9 +1,10 @@
-import type { AgentConfig } from "@agent-platform/contract";
+import type { AgentConfig, HeaderValue } from "@agent-platform/contract";
 import type { Database, Prisma } from "@agent-platform/db";
 import type { AppContext } from "../context.js";
 import type { AgentDraft } from "./agent-draft.js";
 
-type Headers = Record<string, string>;
+/** Stored header values: literal, or references to a secret of the session's vaults (resolved by the runtime). */
+type Headers = Record<string, HeaderValue>;
 type Tx = Prisma.TransactionClient;
 
 /**
@@ -124,7 +125,8 @@ export function mergeHeaders(stored: Headers, incoming: Headers): Headers {
 
 /**
  * The header values to send to one MCP server of an agent, opened from the sealed store on every call so that a
- * rotation takes effect at once (also for running sessions). `{}` when the server has no credential. Never log the
+ * rotation takes effect at once (also for running sessions). `{}` when the server has no credential. Values may be
+ * vault references (`{ vaultKey, prefix? }`), which the caller resolves against the session's vaults. Never log the
  * result. Callers have already scoped `agentId` to the session's project.
  */
 export async function loadMcpHeaders(ctx: AppContext, agentId: string, serverName: string): Promise<Headers> {

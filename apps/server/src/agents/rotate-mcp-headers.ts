@@ -1,4 +1,4 @@
-import { LIMITS, type McpHeadersRotation } from "@agent-platform/contract";
+import { type HeaderValue, LIMITS, type McpHeadersRotation } from "@agent-platform/contract";
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import type { AuthContext } from "../http/auth-context.js";
@@ -17,7 +17,7 @@ export async function rotateMcpHeaders(
   auth: AuthContext,
   agentId: string,
   serverName: string,
-  headers: Record<string, string>,
+  headers: Record<string, HeaderValue>,
 ): Promise<McpHeadersRotation> {
   const prisma = ctx.db.prisma;
   return prisma.$transaction(async (tx) => {
@@ -36,7 +36,7 @@ export async function rotateMcpHeaders(
       where: { agentId_serverName: { agentId, serverName } },
       select: { sealed: true },
     });
-    const merged = mergeHeaders(stored ? ctx.secrets.open<Record<string, string>>(stored.sealed) : {}, headers);
+    const merged = mergeHeaders(stored ? ctx.secrets.open<Record<string, HeaderValue>>(stored.sealed) : {}, headers);
     if (Object.keys(merged).length > LIMITS.mcpHeaders) {
       throw invalidRequest([{ path: "body.headers", message: `at most ${LIMITS.mcpHeaders} headers per server` }]);
     }

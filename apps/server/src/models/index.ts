@@ -1,5 +1,6 @@
 export { type CallModelOptions, callModel } from "./call-model.js";
 export {
+  type ConversationMedia,
   type ConversationMessage,
   type ConversationToolCall,
   type ConversationToolResult,
@@ -33,3 +34,4 @@ export {
   readProviderSettings,
 } from "./providers.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
+export { acceptsToolResultImage } from "./tool-result-media.js";

@@ -75,7 +75,8 @@ export function toLanguageModelPrompt(system: string | undefined, messages: read
         const results: ToolMessage["content"] = [];
         for (const part of message.content) {
           if (part.type !== "tool-result") continue;
-          // Our outputs are `text` or `error-text`, the same in both formats (the SDK maps only `content` outputs).
+          // Our outputs are `text`, `error-text` or `content` with text and `image-data` parts: the same in both formats
+          // (the SDK maps only `image-url` / `file-url` parts of `content` outputs, which we never send).
           const output = part.output as LanguageModelV3ToolResultOutput;
           results.push({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output });
         }

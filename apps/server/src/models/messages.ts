@@ -1,9 +1,28 @@
 import type { ModelMessage } from "ai";
 
+type ToolResultOutput = Extract<
+  Exclude<Extract<ModelMessage, { role: "tool" }>["content"][number], { type: "tool-approval-response" }>,
+  { type: "tool-result" }
+>["output"];
+
 export interface ConversationToolCall {
   id: string;
   name: string;
   input: unknown;
+}
+
+/** Binary content of a tool result, stored as a session artifact. */
+export interface ConversationMedia {
+  type: "image" | "audio" | "resource";
+  mimeType: string;
+  artifactId: string;
+  bytes: number;
+  /** Resources: their URI. */
+  uri?: string;
+  /** Base64 content, present when the model is to see it (an image, for a model that takes images in tool results). */
+  data?: string;
+  /** Why the model does not see it, for its note (default: the model takes no such content in tool results). */
+  notShown?: string;
 }
 
 export interface ConversationToolResult {
@@ -11,6 +30,7 @@ export interface ConversationToolResult {
   toolName: string;
   output: string;
   isError: boolean;
+  media?: ConversationMedia[];
 }
 
 /** The runtime's own conversation history, independent of any model SDK. */
@@ -48,15 +68,51 @@ export function toModelMessages(messages: readonly ConversationMessage[]): Model
             type: "tool-result" as const,
             toolCallId: result.toolCallId,
             toolName: result.toolName,
-            output: result.isError
-              ? { type: "error-text" as const, value: result.output }
-              : { type: "text" as const, value: result.output },
+            output: toolResultOutput(result),
           })),
         });
         break;
     }
   }
   return out;
+}
+
+function size(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/** How media the model does not see reads in the result's text: what it was and where it is kept. */
+function mediaNote(media: ConversationMedia): string {
+  const stored = `${size(media.bytes)}, stored as session artifact ${media.artifactId}`;
+  switch (media.type) {
+    case "image":
+      return `[image ${media.mimeType}, ${stored}; not shown: ${media.notShown ?? "this model does not take images in tool results"}]`;
+    case "audio":
+      return `[audio ${media.mimeType}, ${stored}; not played: ${media.notShown ?? "this model does not take audio in tool results"}]`;
+    case "resource":
+      return `[binary resource ${media.uri ?? ""} (${media.mimeType}), ${stored}]`;
+  }
+}
+
+/**
+ * A tool result as the model gets it: its text, followed by the images it may see as image parts (a `content` output;
+ * only with data, see `ConversationMedia.data`) and a text note for every other medium.
+ */
+function toolResultOutput(result: ConversationToolResult): ToolResultOutput {
+  const media = result.media ?? [];
+  const shown = media.filter((m) => m.type === "image" && m.data !== undefined);
+  const notes = media.filter((m) => !shown.includes(m)).map(mediaNote);
+  const text = [result.output, ...notes].filter((t) => t.length > 0).join("\n");
+  if (shown.length === 0 || result.isError) {
+    return result.isError ? { type: "error-text", value: text } : { type: "text", value: text };
+  }
+  return {
+    type: "content",
+    value: [
+      ...(text.length > 0 ? [{ type: "text" as const, text }] : []),
+      ...shown.map((m) => ({ type: "image-data" as const, data: m.data!, mediaType: m.mimeType })),
+    ],
+  };
 }
 
 /** Text of the last user message, or "" when there is none. */

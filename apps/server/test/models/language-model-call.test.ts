@@ -118,6 +118,44 @@ describe("a model call through the provider's doGenerate", () => {
     });
   }
 
+  // A tool result with an image part (an MCP image shown to the model) goes out as generateText sends it.
+  const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex").toString("base64");
+  const withImage: ConversationMessage[] = [
+    { role: "user", text: "show me" },
+    { role: "assistant", toolCalls: [{ id: "i1", name: "calc__add", input: {} }] },
+    {
+      role: "tool",
+      results: [
+        {
+          toolCallId: "i1",
+          toolName: "calc__add",
+          output: "here it is",
+          isError: false,
+          media: [{ type: "image", mimeType: "image/png", artifactId: "art_1", bytes: 16, data: PNG }],
+        },
+      ],
+    },
+  ];
+  for (const [provider, make] of Object.entries(models)) {
+    it(`sends a tool result's image as generateText does (${provider})`, async () => {
+      const model = make();
+      await settle(generateText({ model, messages: toModelMessages(withImage), tools: toolSet(tools), maxRetries: 0 }));
+      await settle(
+        generateWithLanguageModel(
+          {
+            model,
+            prompt: toLanguageModelPrompt(undefined, toModelMessages(withImage)),
+            tools: toLanguageModelTools(tools),
+          },
+          undefined,
+        ),
+      );
+      const [sdkRequest, directRequest] = fake.requests;
+      expect(directRequest!.body).toEqual(sdkRequest!.body);
+      expect(JSON.stringify(directRequest!.body)).toContain(PNG);
+    });
+  }
+
   it("returns what generateText returns: text, usage, finish reason, tool calls valid and invalid", async () => {
     const reply = {
       text: "Let me look.",

@@ -123,6 +123,20 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
+/**
+ * As the Chat Completions API answers: a `tool` message's content is a string or an array of text parts; an image
+ * (or any other part) there is refused with a 400.
+ */
+function invalidToolMessage(body: { messages?: { role?: string; content?: unknown }[] }): string | null {
+  const messages = Array.isArray(body?.messages) ? body.messages : [];
+  for (const [index, message] of messages.entries()) {
+    if (message?.role !== "tool" || !Array.isArray(message.content)) continue;
+    const part = (message.content as { type?: string }[]).find((p) => p?.type !== "text");
+    if (part) return `Invalid 'messages[${index}].content': tool messages take text parts only, got '${part.type}'`;
+  }
+  return null;
+}
+
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   response.writeHead(status, { "content-type": "application/json", ...headers });
   response.end(JSON.stringify(body));
@@ -333,6 +347,11 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         return;
       }
 
+      const invalid = invalidToolMessage(recorded.body);
+      if (invalid) {
+        sendJson(response, 400, { error: { message: invalid, type: "invalid_request_error", param: "messages" } });
+        return;
+      }
       const script = queue.shift() ?? responder;
       const reply: FakeReply =
         script === undefined

@@ -26,17 +26,43 @@ export const McpServerNameSchema = z
   .regex(/^[a-zA-Z0-9_-]{1,64}$/, "letters, digits, `_` and `-`, 1 to 64 characters")
   .refine((n) => !n.includes("__"), { message: "must not contain `__` (it separates server and tool names)" });
 
-export const HeadersSchema = z
+const HeaderText = z
+  .string()
+  .max(8192)
+  .regex(/^[^\r\n\0]*$/, "header values cannot contain line breaks");
+
+/**
+ * A header value taken from a secret of the session's vaults when the platform connects to the server (the session's
+ * `vaultIds`, in order: the first vault holding the key gives the value), optionally after a fixed prefix.
+ */
+export const VaultHeaderValueSchema = z
+  .object({
+    vaultKey: z
+      .string()
+      .regex(
+        new RegExp(`^[A-Za-z0-9_.-]{1,${LIMITS.vaultSecretKeyLength}}$`),
+        "a vault secret key: letters, digits, `_`, `.`, `-`",
+      )
+      .describe("Name of the secret in one of the session's vaults"),
+    prefix: HeaderText.optional().describe('Text sent before the secret, e.g. `"Bearer "`'),
+  })
+  .strict()
+  .describe("A header value read from the session's vaults at connect time");
+
+export const HeaderValueSchema = z
+  .union([HeaderText, VaultHeaderValueSchema])
+  .describe("The value itself, or `{ vaultKey, prefix? }` to take it from a secret of the session's vaults");
+export type HeaderValue = z.infer<typeof HeaderValueSchema>;
+
+/** Annotated: the inferred type, repeated in every agent route, would exceed what declaration emit can serialize. */
+export const HeadersSchema: z.ZodType<Record<string, HeaderValue>, z.ZodTypeDef, Record<string, HeaderValue>> = z
   .record(
     z
       .string()
       .min(1)
       .max(256)
       .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "not a valid HTTP header name"),
-    z
-      .string()
-      .max(8192)
-      .regex(/^[^\r\n\0]*$/, "header values cannot contain line breaks"),
+    HeaderValueSchema,
   )
   .refine((h) => Object.keys(h).length <= LIMITS.mcpHeaders, { message: `at most ${LIMITS.mcpHeaders} headers` })
   .refine((h) => new Set(Object.keys(h).map((k) => k.toLowerCase())).size === Object.keys(h).length, {

@@ -150,9 +150,37 @@ export const AgentToolResultLogEventSchema = logEvent(
   "The result of an `agent.tool_use`",
 );
 
+const storedMedia = {
+  mimeType: z.string().describe("IANA media type the server gave"),
+  artifactId: z
+    .string()
+    .describe("The session artifact holding the bytes (`GET …/sessions/:id/artifacts` gives a signed link)"),
+  bytes: z.number().int().describe("Size of the content"),
+};
+
+/**
+ * The parts of an MCP tool result. Text as everywhere; binary content (images, audio, binary resources) is stored as an
+ * artifact of the session and referenced here, never pasted. More part types may be added: skip the ones you do not
+ * know.
+ */
+export const McpToolResultContentSchema = z
+  .array(
+    z.union([
+      z.object({ type: z.literal("text"), text: z.string().describe("The text") }).describe("A text part"),
+      z
+        .object({ type: z.literal("image"), ...storedMedia })
+        .describe("An image; models that accept images in tool results see it"),
+      z.object({ type: z.literal("audio"), ...storedMedia }).describe("Audio; models are told it exists"),
+      z
+        .object({ type: z.literal("resource"), uri: z.string().describe("The resource's URI"), ...storedMedia })
+        .describe("A binary resource the result embedded or linked"),
+    ]),
+  )
+  .describe("The tool's output in order (or the failure, with `isError`)");
+
 export const AgentMcpToolResultLogEventSchema = logEvent(
   "agent.mcp_tool_result",
-  toolResultPayload,
+  { ...toolResultPayload, content: McpToolResultContentSchema },
   "The result of an `agent.mcp_tool_use`",
 );
 
@@ -207,6 +235,7 @@ export const SessionLogEventSchema = z
   ])
   .describe("Session log entry of a known type");
 
+export type McpToolResultContent = z.infer<typeof McpToolResultContentSchema>;
 export type UserMessageEvent = z.infer<typeof UserMessageLogEventSchema>;
 export type UserInterruptEvent = z.infer<typeof UserInterruptLogEventSchema>;
 export type UserToolConfirmationEvent = z.infer<typeof UserToolConfirmationLogEventSchema>;

@@ -1,4 +1,5 @@
 import type { PendingAction, StopReason } from "@agent-platform/contract";
+import type { ConversationMedia } from "../../models/index.js";
 import type { NewEvent } from "../../sessions/index.js";
 
 /** Log entry types the loop reads and writes (design.md §5, docs/sessions.md "How a turn runs"). */
@@ -41,6 +42,25 @@ export function contentText(content: unknown): string {
     .join("\n");
 }
 
+/** The media parts (images, audio, binary resources stored as artifacts) of an MCP tool result's `content`. */
+export function contentMedia(content: unknown): ConversationMedia[] {
+  if (!Array.isArray(content)) return [];
+  const media: ConversationMedia[] = [];
+  for (const part of content as Record<string, unknown>[]) {
+    const type = part?.type;
+    if (type !== "image" && type !== "audio" && type !== "resource") continue;
+    if (typeof part.artifactId !== "string" || typeof part.mimeType !== "string") continue;
+    media.push({
+      type,
+      mimeType: part.mimeType,
+      artifactId: part.artifactId,
+      bytes: typeof part.bytes === "number" ? part.bytes : 0,
+      ...(typeof part.uri === "string" ? { uri: part.uri } : {}),
+    });
+  }
+  return media;
+}
+
 export const runningEvent = (): NewEvent => ({ type: EV.statusRunning, payload: {} });
 
 export function idleEvent(stopReason: StopReason, pendingActions: PendingAction[] = []): NewEvent {
@@ -60,9 +80,15 @@ export function errorEvent(code: string, message: string): NewEvent {
 }
 
 /** Result of a platform-run tool use: `agent.mcp_tool_result` for MCP tool uses, `agent.tool_result` otherwise. */
-export function toolResultEvent(use: { id: string; kind: string }, text: string, isError: boolean): NewEvent {
+export function toolResultEvent(
+  use: { id: string; kind: string },
+  text: string,
+  isError: boolean,
+  /** The result's parts when it holds more than text (MCP results with stored media): the entry's `content`. */
+  parts?: readonly unknown[],
+): NewEvent {
   return {
     type: use.kind === "mcp" ? EV.mcpToolResult : EV.toolResult,
-    payload: { toolUseId: use.id, content: textContent(text), isError },
+    payload: { toolUseId: use.id, content: parts ?? textContent(text), isError },
   };
 }

@@ -1,8 +1,8 @@
 import type { PendingAction, StopReason } from "@agent-platform/contract";
-import type { ConversationMessage, ConversationToolResult } from "../../models/index.js";
+import type { ConversationMedia, ConversationMessage, ConversationToolResult } from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
 import { qualifyMcpToolName } from "../mcp/index.js";
-import { contentText, EV } from "./events.js";
+import { contentMedia, contentText, EV } from "./events.js";
 
 /**
  * The state of a session rebuilt from its log alone (the log is the source of truth): what the model said, which tool
@@ -22,7 +22,8 @@ export interface ToolUseState {
   toolName?: string;
   input: unknown;
   requiresConfirmation: boolean;
-  result?: { text: string; isError: boolean; seq: number };
+  /** `media`: images, audio and binary resources of an MCP result, stored as artifacts. */
+  result?: { text: string; isError: boolean; seq: number; media?: ConversationMedia[] };
   confirmation?: { allow: boolean; denyMessage?: string; seq: number };
 }
 
@@ -130,7 +131,13 @@ export function analyzeLog(events: readonly StoredEvent[]): LogState {
         const id = String(event.type === EV.userCustomToolResult ? event.customToolUseId : event.toolUseId);
         const use = uses.get(id);
         if (use && !use.result) {
-          use.result = { text: contentText(event.content), isError: event.isError === true, seq: event.seq };
+          const media = event.type === EV.mcpToolResult ? contentMedia(event.content) : [];
+          use.result = {
+            text: contentText(event.content),
+            isError: event.isError === true,
+            seq: event.seq,
+            ...(media.length > 0 ? { media } : {}),
+          };
         }
         break;
       }
@@ -251,6 +258,7 @@ export function buildConversation(events: readonly StoredEvent[], steps: readonl
             toolName: u.name,
             output: u.result?.text ?? "The tool produced no result",
             isError: u.result?.isError ?? true,
+            ...(u.result?.media ? { media: u.result.media } : {}),
           }),
         ),
       });

@@ -1,6 +1,6 @@
 import type { AgentConfig, PendingAction, StopReason } from "@agent-platform/contract";
 import type pg from "pg";
-import { loadAgentVersion, loadMcpHeaders } from "../../agents/index.js";
+import { loadAgentVersion } from "../../agents/index.js";
 import { recordUsages, type UsageAmount } from "../../budgets/index.js";
 import type { AppContext } from "../../context.js";
 import { raceAbort } from "../../lib/abort.js";
@@ -13,7 +13,7 @@ import {
   type SessionLoopSettings,
   type StoredEvent,
 } from "../../sessions/index.js";
-import { type McpConnectionSet, openMcpConnections } from "../mcp/index.js";
+import { type McpConnectionSet, openMcpConnections, sessionMcpHeaders, storeMcpResult } from "../mcp/index.js";
 import { type SessionRuntimeInfo, sessionRuntimeInfo, type ToolResult } from "../tools/types.js";
 import type { LoopDeps } from "./deps.js";
 import { errorEvent, idleEvent, runningEvent } from "./events.js";
@@ -189,7 +189,7 @@ export class SessionPass {
     if (config.mcpServers.length === 0) return undefined;
     this.mcp ??= openMcpConnections(
       config.mcpServers.map((s) => ({ name: s.name, url: s.url })),
-      (serverName) => loadMcpHeaders(this.ctx, this.info.agentId, serverName),
+      (serverName) => sessionMcpHeaders(this.ctx, this.info, serverName),
       {
         connectTimeoutMs: this.deps.mcpConnectTimeoutMs,
         callTimeoutMs: this.deps.mcpCallTimeoutMs,
@@ -255,7 +255,8 @@ export class SessionPass {
       if (!conn || !config.mcpServers.some((s) => s.name === use.serverName)) {
         return { content: `MCP server "${use.serverName}" is not configured on this agent version`, isError: true };
       }
-      return raceAbort(conn.callTool(use.name, use.input, stepSignal), stepSignal);
+      const result = await raceAbort(conn.callTool(use.name, use.input, stepSignal), stepSignal);
+      return storeMcpResult(this.ctx, this.info, { serverName: use.serverName!, toolName: use.toolName! }, result);
     }
     const tools = await this.tools(stepSignal);
     const tool = tools.tools.get(use.name);

@@ -7,6 +7,7 @@ import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.
 import { buildConversation, type LogState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
 import { idleStatus, type SessionPass } from "./pass.js";
+import { withToolResultImages } from "./tool-result-images.js";
 import { toolUseEvent } from "./toolset.js";
 
 /** What a step tells the loop: the session waits or has nothing to do (`settled`), or look at the log again. */
@@ -104,7 +105,7 @@ async function modelCall(
       spec,
       settings: pass.deps.providerSettings,
       ...(config.system ? { system: config.system } : {}),
-      messages,
+      messages: await withToolResultImages(pass.pool, pass.info.id, spec, messages),
       tools: tools.definitions,
       signal: AbortSignal.any([stepSignal, cancel.signal]),
     });

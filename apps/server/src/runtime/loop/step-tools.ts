@@ -22,7 +22,9 @@ export async function runToolsStep(
         ? { content: use.confirmation.denyMessage ?? DEFAULT_DENY_MESSAGE, isError: true }
         : await pass.executeToolUse(use, stepSignal);
     if (stepSignal.aborted) break;
-    await pass.append([toolResultEvent(use, result.content, result.isError)]);
+    await pass.append([
+      toolResultEvent(use, result.content, result.isError, "parts" in result ? result.parts : undefined),
+    ]);
   }
   return "again";
 }

@@ -8,6 +8,8 @@ export type McpTransportKind = "streamable-http" | "sse";
 export interface ConnectedMcpServer {
   client: Client;
   transport: McpTransportKind;
+  /** Ends the MCP session (Streamable HTTP: the protocol's `DELETE`, bounded in time), then closes the client. */
+  close(): Promise<void>;
 }
 
 const CLIENT_INFO = { name: "agent-platform", version: "0.1.0" };
@@ -39,6 +41,29 @@ export function describeMcpError(error: unknown): string {
   return String(error);
 }
 
+/** How long the `DELETE` that ends a session may take before the client is closed anyway. */
+const TERMINATE_TIMEOUT_MS = 5_000;
+
+/**
+ * Ends a Streamable HTTP session the way the protocol says (an HTTP `DELETE` carrying `Mcp-Session-Id`; a 405 means
+ * the server keeps no sessions), then closes the client, which aborts a `DELETE` still waiting. `Client.close()` alone
+ * only drops the connection: a stateful server would keep the session (and whatever it runs for it) forever.
+ */
+async function endSession(client: Client, transport: Transport, timeoutMs: number): Promise<void> {
+  const sdk = loadedMcpSdk();
+  if (sdk && transport instanceof sdk.StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      transport.terminateSession().catch(() => {}),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.min(timeoutMs, TERMINATE_TIMEOUT_MS));
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+  await client.close().catch(() => {});
+}
+
 function rejectOnAbort(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     if (signal.aborted) reject(signal.reason);
@@ -59,8 +84,9 @@ async function connectWith(
     await Promise.race([client.connect(transport, { signal: deadline, timeout: timeoutMs }), rejectOnAbort(deadline)]);
     return client;
   } catch (error) {
+    // The server may have opened a session before the failure (initialize answered, then a timeout): end it too.
     // Closing also stops the SSE EventSource from reconnecting in the background.
-    await client.close().catch(() => {});
+    await endSession(client, transport, timeoutMs);
     throw deadline.aborted ? new Error(`connection timed out after ${timeoutMs} ms`) : error;
   }
 }
@@ -83,12 +109,14 @@ export async function connectMcpServer(
   try {
     try {
       const transport = new sdk.StreamableHTTPClientTransport(endpoint, { requestInit: { headers }, fetch });
-      return { client: await connectWith(sdk, transport, timer.signal, timeoutMs), transport: "streamable-http" };
+      const client = await connectWith(sdk, transport, timer.signal, timeoutMs);
+      return { client, transport: "streamable-http", close: () => endSession(client, transport, timeoutMs) };
     } catch (error) {
       if (!speaksOnlyLegacySse(sdk, error)) throw error;
     }
     const transport = new sdk.SSEClientTransport(endpoint, { requestInit: { headers }, fetch });
-    return { client: await connectWith(sdk, transport, timer.signal, timeoutMs), transport: "sse" };
+    const client = await connectWith(sdk, transport, timer.signal, timeoutMs);
+    return { client, transport: "sse", close: () => endSession(client, transport, timeoutMs) };
   } finally {
     clearTimeout(timeout);
   }

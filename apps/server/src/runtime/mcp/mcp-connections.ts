@@ -1,14 +1,16 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import {
   type ConnectedMcpServer,
   connectMcpServer,
   describeMcpError,
   type McpTransportKind,
 } from "./connect-mcp-server.js";
-import { mcpResultText } from "./mcp-result-text.js";
+import { isPlainObject, listAllTools, runsWithoutTasks, waitOrAbort } from "./mcp-listing.js";
+import { blocksText, type McpResultBlock, mcpResultBlocks, type ReadLinkedResource } from "./mcp-result-content.js";
 import { loadedMcpSdk } from "./mcp-sdk.js";
+import { featureTools, type McpFeature, runFeature } from "./mcp-server-features.js";
 import { qualifyMcpToolName, splitMcpToolName } from "./mcp-tool-names.js";
 
 export interface McpServerConfig {
@@ -36,6 +38,8 @@ export interface McpToolDescriptor {
   inputSchema: Record<string, unknown>;
   /** The server's `readOnlyHint` annotation; false when absent (the MCP default). */
   readOnly: boolean;
+  /** A resource or prompt tool of the platform's (`mcp-server-features.ts`), not a tool of the server's. */
+  feature?: McpFeature;
 }
 
 export interface McpServerFailure {
@@ -50,8 +54,11 @@ export interface McpToolList {
 }
 
 export interface McpToolResult {
+  /** The text view: text blocks, and placeholders for binary content. */
   content: string;
   isError: boolean;
+  /** Every block in order, when some are binary (images, audio, binary resources) and need storing. */
+  blocks?: McpResultBlock[];
 }
 
 export interface McpConnectionSet {
@@ -65,48 +72,12 @@ export interface McpConnectionSet {
 
 type ConnectionOutcome = { ok: true; server: ConnectedMcpServer } | { ok: false; message: string };
 
-const MAX_LIST_PAGES = 100;
+type KnownTool = { serverName: string; toolName: string; feature?: McpFeature };
+
+const FEATURE_NAMES: ReadonlySet<string> = new Set<McpFeature>(["list_resources", "read_resource", "use_prompt"]);
 
 function abortedResult(): McpToolResult {
   return { content: "MCP tool call was aborted", isError: true };
-}
-
-function waitOrAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | "aborted"> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.resolve("aborted");
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-async function listAllTools(client: Client, timeoutMs: number, signal: AbortSignal | undefined): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const result = await client.listTools(cursor ? { cursor } : undefined, {
-      timeout: timeoutMs,
-      ...(signal ? { signal } : {}),
-    });
-    tools.push(...result.tools);
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
-  return tools;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -124,7 +95,7 @@ export function openMcpConnections(
     configs.set(server.name, server);
   }
   const connections = new Map<string, Promise<ConnectionOutcome>>();
-  const knownTools = new Map<string, { serverName: string; toolName: string }>();
+  const knownTools = new Map<string, KnownTool>();
   const connectedTransports: Record<string, McpTransportKind> = {};
   let closing: Promise<void> | undefined;
 
@@ -138,7 +109,7 @@ export function openMcpConnections(
     try {
       const server = await connectMcpServer(config.url, headers, options.connectTimeoutMs, options.fetch);
       if (closing) {
-        await server.client.close().catch(() => {});
+        await server.close();
         return { ok: false, message: "connection set is closed" };
       }
       connectedTransports[config.name] = server.transport;
@@ -167,9 +138,11 @@ export function openMcpConnections(
     const outcome = await waitOrAbort(connection(config.name), signal);
     if (outcome === "aborted") return { serverName: config.name, message: "listing aborted" };
     if (!outcome.ok) return { serverName: config.name, message: outcome.message };
+    const client = outcome.server.client;
+    let descriptors: McpToolDescriptor[];
     try {
-      const tools = await listAllTools(outcome.server.client, options.callTimeoutMs, signal);
-      return tools.map((tool) => ({
+      const tools = await listAllTools(client, options.callTimeoutMs, signal);
+      descriptors = tools.filter(runsWithoutTasks).map((tool) => ({
         name: qualifyMcpToolName(config.name, tool.name),
         serverName: config.name,
         toolName: tool.name,
@@ -180,6 +153,58 @@ export function openMcpConnections(
     } catch (error) {
       return { serverName: config.name, message: `listing tools failed: ${describeMcpError(error)}` };
     }
+    // Resources and prompts as tools; a listing of prompts that fails leaves them out, not the server's tools.
+    const features = await featureTools(client, requestOptions(signal)).catch(() => []);
+    const taken = new Set(descriptors.map((d) => d.toolName));
+    for (const tool of features) {
+      if (taken.has(tool.feature)) continue;
+      descriptors.push({
+        name: qualifyMcpToolName(config.name, tool.feature),
+        serverName: config.name,
+        toolName: tool.feature,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        readOnly: true,
+        feature: tool.feature,
+      });
+    }
+    for (const d of descriptors)
+      knownTools.set(d.name, {
+        serverName: d.serverName,
+        toolName: d.toolName,
+        ...(d.feature ? { feature: d.feature } : {}),
+      });
+    return descriptors;
+  }
+
+  function requestOptions(signal: AbortSignal | undefined) {
+    return { timeout: options.callTimeoutMs, ...(signal ? { signal } : {}) };
+  }
+
+  /**
+   * What a qualified name calls. A pass that did not list (a confirmed call after a new pass) lists the server first
+   * when the name could be one of the platform's resource or prompt tools, which only a listing tells apart.
+   */
+  async function targetOf(qualifiedName: string, signal: AbortSignal | undefined): Promise<KnownTool | null> {
+    const known = knownTools.get(qualifiedName);
+    if (known) return known;
+    const split = splitMcpToolName(qualifiedName, configs.keys());
+    if (!split || !FEATURE_NAMES.has(split.toolName)) return split;
+    await listServerTools(configs.get(split.serverName)!, signal);
+    return knownTools.get(qualifiedName) ?? split;
+  }
+
+  /** Linked resources are read only from a server that declared the resources capability at initialization. */
+  function linkedResourceReader(client: Client, signal: AbortSignal | undefined): ReadLinkedResource | null {
+    if (!client.getServerCapabilities()?.resources) return null;
+    return async (uri) => {
+      try {
+        const read = await client.readResource({ uri }, requestOptions(signal));
+        return { contents: read.contents };
+      } catch (error) {
+        return { error: describeMcpError(error) };
+      }
+    };
   }
 
   return {
@@ -188,7 +213,6 @@ export function openMcpConnections(
       const list: McpToolList = { tools: [], failures: [] };
       for (const entry of perServer) {
         if (Array.isArray(entry)) {
-          for (const tool of entry) knownTools.set(tool.name, { serverName: tool.serverName, toolName: tool.toolName });
           list.tools.push(...entry);
         } else {
           list.failures.push(entry);
@@ -199,7 +223,7 @@ export function openMcpConnections(
 
     async callTool(qualifiedName, input, signal) {
       if (signal?.aborted) return abortedResult();
-      const target = knownTools.get(qualifiedName) ?? splitMcpToolName(qualifiedName, configs.keys());
+      const target = await targetOf(qualifiedName, signal);
       if (!target) return { content: `Unknown MCP tool "${qualifiedName}"`, isError: true };
       const args = input ?? {};
       if (!isPlainObject(args)) {
@@ -211,13 +235,24 @@ export function openMcpConnections(
         return { content: `MCP server "${target.serverName}" is unavailable: ${outcome.message}`, isError: true };
       }
       try {
-        const result = await outcome.server.client.callTool({ name: target.toolName, arguments: args }, undefined, {
-          timeout: options.callTimeoutMs,
-          ...(signal ? { signal } : {}),
-        });
-        // The default result schema was used, so this is a CallToolResult and not the legacy `toolResult` form.
-        const toolResult = result as CallToolResult;
-        return { content: mcpResultText(toolResult), isError: toolResult.isError === true };
+        const client = outcome.server.client;
+        let blocks: McpResultBlock[];
+        let isError = false;
+        if (target.feature) {
+          blocks = await runFeature(client, target.feature, args, requestOptions(signal));
+        } else {
+          const result = await client.callTool(
+            { name: target.toolName, arguments: args },
+            undefined,
+            requestOptions(signal),
+          );
+          // The default result schema was used, so this is a CallToolResult and not the legacy `toolResult` form.
+          const toolResult = result as CallToolResult;
+          blocks = await mcpResultBlocks(toolResult, linkedResourceReader(client, signal));
+          isError = toolResult.isError === true;
+        }
+        const binary = blocks.some((block) => block.type !== "text");
+        return { content: blocksText(blocks), isError, ...(binary ? { blocks } : {}) };
       } catch (error) {
         if (signal?.aborted) return abortedResult();
         const sdk = loadedMcpSdk();
@@ -236,9 +271,7 @@ export function openMcpConnections(
     close() {
       closing ??= (async () => {
         const outcomes = await Promise.all(connections.values());
-        await Promise.all(
-          outcomes.map((outcome) => (outcome.ok ? outcome.server.client.close().catch(() => {}) : undefined)),
-        );
+        await Promise.all(outcomes.map((outcome) => (outcome.ok ? outcome.server.close() : undefined)));
       })();
       return closing;
     },

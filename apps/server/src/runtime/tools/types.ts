@@ -1,4 +1,4 @@
-import type { AgentConfig } from "@agent-platform/contract";
+import type { AgentConfig, McpToolResultContent } from "@agent-platform/contract";
 import type { AppContext } from "../../context.js";
 
 export type ToolOrigin = "builtin" | "mcp" | "serverless" | "custom" | "delegation";
@@ -7,6 +7,11 @@ export interface ToolResult {
   /** Text the model sees. */
   content: string;
   isError: boolean;
+  /**
+   * The result's parts in order when it holds more than text (an MCP result with images, audio or binary resources,
+   * stored as artifacts): the log entry's `content`. `content` stays its text view.
+   */
+  parts?: McpToolResultContent;
 }
 
 export interface MemoryMount {

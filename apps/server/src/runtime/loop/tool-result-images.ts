@@ -1,0 +1,58 @@
+import type pg from "pg";
+import { artifactData } from "../../artifacts/index.js";
+import {
+  acceptsToolResultImage,
+  type ConversationMedia,
+  type ConversationMessage,
+  type ModelSpec,
+} from "../../models/index.js";
+
+/** Images of tool results a model call carries: the most recent ones, each at most the providers' common size limit. */
+export const TOOL_RESULT_IMAGES = { perCall: 8, maxBytes: 5 * 1024 * 1024 } as const;
+
+const TOO_MANY = `only the ${TOOL_RESULT_IMAGES.perCall} most recent images of tool results are shown`;
+const TOO_LARGE = `larger than the ${TOOL_RESULT_IMAGES.maxBytes / (1024 * 1024)} MiB shown to models`;
+
+/**
+ * The conversation with the data of the tool-result images the model is to see (read from the session's artifacts),
+ * and the reason for every other one. Images the model does not take (none, for some models; only some types, for the
+ * others) stay as they are and become notes.
+ */
+export async function withToolResultImages(
+  pool: pg.Pool,
+  sessionId: string,
+  spec: Pick<ModelSpec, "provider" | "modelId">,
+  messages: ConversationMessage[],
+): Promise<ConversationMessage[]> {
+  // A model that takes no image at all gets the default note for each.
+  if (!acceptsToolResultImage(spec, "image/png")) return messages;
+  const images: ConversationMedia[] = [];
+  for (const message of messages) {
+    if (message.role !== "tool") continue;
+    for (const result of message.results) images.push(...(result.media ?? []).filter((m) => m.type === "image"));
+  }
+  if (images.length === 0) return messages;
+  const small = images.filter(
+    (m) => acceptsToolResultImage(spec, m.mimeType) && m.bytes <= TOOL_RESULT_IMAGES.maxBytes,
+  );
+  const chosen = new Set(small.slice(-TOOL_RESULT_IMAGES.perCall).map((m) => m.artifactId));
+  const data = await artifactData(pool, sessionId, [...chosen]);
+  const withData = (media: ConversationMedia): ConversationMedia => {
+    if (media.type !== "image") return media;
+    if (!acceptsToolResultImage(spec, media.mimeType)) {
+      return { ...media, notShown: `this model does not take ${media.mimeType} images in tool results` };
+    }
+    const bytes = data.get(media.artifactId);
+    if (bytes) return { ...media, data: bytes.toString("base64") };
+    const reason = media.bytes > TOOL_RESULT_IMAGES.maxBytes ? TOO_LARGE : chosen.has(media.artifactId) ? "" : TOO_MANY;
+    return { ...media, notShown: reason || "the artifact no longer exists" };
+  };
+  return messages.map((message) =>
+    message.role !== "tool"
+      ? message
+      : {
+          ...message,
+          results: message.results.map((r) => (r.media ? { ...r, media: r.media.map(withData) } : r)),
+        },
+  );
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A real HTTP server on 127.0.0.1 speaking Anthropic's Messages API (`POST /v1/messages`, not streamed), answering
+ * from a queue of scripted replies. It checks tool results as the real API does: a `tool_result`'s content is a string
+ * or blocks of type `text`, `image` (base64 of a JPEG, PNG, GIF or WebP, or a URL), `document` or `search_result`;
+ * anything else is a 400 `invalid_request_error`.
+ */
+
+export interface FakeAnthropicReply {
+  text?: string;
+  toolCalls?: { name: string; input: Record<string, unknown> }[];
+}
+
+export interface FakeAnthropicRequest {
+  path: string;
+  headers: Record<string, string>;
+  // biome-ignore lint/suspicious/noExplicitAny: recorded JSON bodies are inspected freely by tests
+  body: any;
+  status: number;
+}
+
+export interface FakeAnthropic {
+  /** Base URL including `/v1` (`ANTHROPIC_BASE_URL`). */
+  url: string;
+  requests: FakeAnthropicRequest[];
+  enqueue(...replies: FakeAnthropicReply[]): void;
+  close(): Promise<void>;
+}
+
+const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+const RESULT_BLOCKS = new Set(["text", "image", "document", "search_result"]);
+
+function invalidImage(block: { source?: { type?: string; media_type?: string; data?: string } }): string | null {
+  const source = block.source;
+  if (source?.type === "url") return null;
+  if (source?.type !== "base64") return "image.source.type: expected 'base64' or 'url'";
+  if (!IMAGE_TYPES.has(source.media_type ?? "")) return `image.source.media_type: '${source.media_type}' not supported`;
+  if (!source.data || Buffer.from(source.data, "base64").toString("base64") !== source.data) {
+    return "image.source.data: not valid base64";
+  }
+  return null;
+}
+
+function invalidRequest(body: { messages?: { content?: unknown }[] }): string | null {
+  for (const [m, message] of (body?.messages ?? []).entries()) {
+    if (!Array.isArray(message?.content)) continue;
+    for (const [b, block] of (message.content as { type?: string; content?: unknown }[]).entries()) {
+      if (block?.type !== "tool_result" || !Array.isArray(block.content)) continue;
+      for (const [c, part] of (block.content as { type?: string }[]).entries()) {
+        const at = `messages.${m}.content.${b}.content.${c}`;
+        if (!RESULT_BLOCKS.has(part?.type ?? "")) return `${at}: Input tag '${part?.type}' is not a valid block type`;
+        const image = part.type === "image" ? invalidImage(part as Parameters<typeof invalidImage>[0]) : null;
+        if (image) return `${at}.${image}`;
+      }
+    }
+  }
+  return null;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown) {
+  response.writeHead(status, { "content-type": "application/json", "request-id": `req_${randomUUID()}` });
+  response.end(JSON.stringify(body));
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString("utf8");
+  return raw ? JSON.parse(raw) : undefined;
+}
+
+export async function startFakeAnthropic(): Promise<FakeAnthropic> {
+  const requests: FakeAnthropicRequest[] = [];
+  const queue: FakeAnthropicReply[] = [];
+  const server = createServer(async (request, response) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    // biome-ignore lint/suspicious/noExplicitAny: a request body as sent
+    const body = (await readJson(request)) as any;
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
+    const recorded: FakeAnthropicRequest = { path, headers, body, status: 200 };
+    requests.push(recorded);
+    const fail = (status: number, type: string, message: string) => {
+      recorded.status = status;
+      sendJson(response, status, { type: "error", error: { type, message } });
+    };
+    if (request.method !== "POST" || path !== "/v1/messages") return fail(404, "not_found_error", "Not found");
+    if (body?.stream === true) return fail(400, "invalid_request_error", "this fake does not stream");
+    const invalid = invalidRequest(body);
+    if (invalid) return fail(400, "invalid_request_error", invalid);
+    const reply = queue.shift() ?? { text: "ok" };
+    const toolUses = (reply.toolCalls ?? []).map((call) => ({
+      type: "tool_use",
+      id: `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
+      name: call.name,
+      input: call.input,
+    }));
+    sendJson(response, 200, {
+      id: `msg_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
+      type: "message",
+      role: "assistant",
+      model: body.model,
+      content: [...(reply.text ? [{ type: "text", text: reply.text }] : []), ...toolUses],
+      stop_reason: toolUses.length > 0 ? "tool_use" : "end_turn",
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 5 },
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    enqueue: (...replies) => {
+      queue.push(...replies);
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
