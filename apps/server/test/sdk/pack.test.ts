@@ -22,8 +22,8 @@ function newest(path: string): number {
 
 /** The build's inputs are older than its output: building again would produce the same dist. */
 function distIsFresh(): boolean {
-  const output = join(SDK_DIR, "dist", "index.d.ts");
-  if (!existsSync(output) || !existsSync(join(SDK_DIR, "dist", "contract", "index.d.ts"))) return false;
+  const output = join(SDK_DIR, "dist", "cjs", "index.d.ts");
+  if (!existsSync(output) || !existsSync(join(SDK_DIR, "dist", "esm", "contract-types", "index.d.ts"))) return false;
   const inputs = ["src", "scripts", "package.json", "tsup.config.ts", "../contract/src", "../contract/package.json"];
   return Math.max(...inputs.map((input) => newest(join(SDK_DIR, input)))) < statSync(output).mtimeMs;
 }
@@ -59,7 +59,7 @@ export async function main(apiKey: string, baseUrl: string): Promise<string> {
 describe("packed SDK", () => {
   it("has no Node.js built-ins in its main entry", async () => {
     if (!distIsFresh()) await run("pnpm", ["run", "build"], { cwd: SDK_DIR });
-    const dist = readFileSync(join(SDK_DIR, "dist", "index.js"), "utf8");
+    const dist = readFileSync(join(SDK_DIR, "dist", "esm", "index.js"), "utf8");
     expect(dist).not.toMatch(/from\s*["']node:|require\(["']node:|import\(["']node:/);
     expect(dist).not.toMatch(/from\s*["'](fs|path|crypto|http|https|net|os|child_process)["']/);
     expect(dist).not.toContain("@agent-platform/contract");
