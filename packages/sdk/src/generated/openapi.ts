@@ -3079,7 +3079,7 @@ export interface components {
              */
             type: "model";
             /**
-             * @description `<provider>/<model-id>` (as an agent's `model`), e.g. `openai/gpt-4o-mini` or `builtin/echo`
+             * @description `<provider>/<model-id>` (as an agent's `model`), e.g. `openai/gpt-4o-mini`, `builtin/echo` or `builtin/script`
              * @example openai/gpt-4.1-mini
              */
             model: string;
