@@ -34,10 +34,14 @@ export function parseDirectives(text: string): Directive[] {
     const [, kind, rest = ""] = match;
     if (kind === "say") out.push({ kind, text: rest });
     else if (kind === "fail") out.push({ kind, message: rest || "Scripted failure" });
-    else if (kind === "wait") out.push({ kind, ms: Math.min(MAX_WAIT_MS, Math.max(0, Number.parseInt(rest, 10) || 0)) });
+    else if (kind === "wait") out.push({ kind, ms: waitMs(rest) });
     else out.push(callDirective(rest));
   }
   return out;
+}
+
+function waitMs(rest: string): number {
+  return Math.min(MAX_WAIT_MS, Math.max(0, Number.parseInt(rest, 10) || 0));
 }
 
 function callDirective(rest: string): Directive {
@@ -128,7 +132,9 @@ export async function callScriptModel(options: {
     }
   }
   throwIfAborted(options.signal);
-  const text = said.length > 0 || toolCalls.length > 0 || step === 0 ? said.join("\n") : lastToolOutput(options.messages);
+  // A later step with nothing to say or call is the script's end: it reports the last tool result.
+  const done = said.length === 0 && toolCalls.length === 0 && step > 0;
+  const text = done ? lastToolOutput(options.messages) : said.join("\n");
   if (text.length > 0) options.onTextDelta?.(text);
   return {
     text,
