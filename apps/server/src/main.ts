@@ -12,7 +12,7 @@ if (platform.url) {
     `Agent Platform is running (ROLE=${config.role})`,
     `  Base URL:   ${platform.url}`,
     `  API docs:   ${platform.url}/docs`,
-    `  Project id: ${platform.bootstrap?.projectId ?? "(see GET /v1/platform/context)"}`,
+    `  Project id: ${platform.bootstrap?.projectId ?? "(none yet: POST /v1/projects)"}`,
   ];
   if (platform.bootstrap?.generated) {
     lines.push(`  API key:    ${platform.bootstrap.apiKey}   (shown once; also saved to ${config.dataDir}/api-key)`);
