@@ -26,7 +26,9 @@ const SDK_DIR = join(import.meta.dirname, "..", "..", "..", "..", "packages", "s
 const EXAMPLES_DIR = join(SDK_DIR, "examples");
 const sdkRequire = createRequire(join(SDK_DIR, "package.json"));
 const TSC = sdkRequire.resolve("typescript/bin/tsc");
-const { build } = sdkRequire("esbuild") as typeof import("esbuild");
+// esbuild is the SDK's development dependency (not the server's): its `build`, as far as this test calls it.
+type Build = (options: Record<string, unknown>) => Promise<{ outputFiles: { contents: Uint8Array }[] }>;
+const { build } = sdkRequire("esbuild") as { build: Build };
 
 /** Newest modification time of the files under `path`. */
 function newest(path: string): number {

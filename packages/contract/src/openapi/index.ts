@@ -13,6 +13,7 @@ import { isObject, type Json, type JsonObject } from "./json.js";
 import { normalizeSchema } from "./nullable.js";
 import { operationFacts } from "./operation-facts.js";
 import { namePages } from "./page-models.js";
+import { withRequiredFlag } from "./request-body.js";
 
 export { API_VERSION };
 
@@ -73,6 +74,7 @@ function generate(): OpenApiDocument {
         ...operation,
         tags: [op.tag],
         description: operationDescription(op, route.description, isPaginated(responses)),
+        ...(operation.requestBody ? { requestBody: withRequiredFlag(operation.requestBody) } : {}),
         parameters: withHeaderParameters((operation.parameters ?? []) as JsonObject[], op.mutating, op.authenticated),
         responses: { ...successResponses(responses, route, op.mutating), ...errorResponses(op) },
         ...(op.authenticated ? {} : { security: [] }),

@@ -4480,7 +4480,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -4833,7 +4833,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -4991,7 +4991,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description API key (the secret is never returned after creation) */
             200: {
@@ -5057,6 +5063,26 @@ export interface operations {
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -5272,7 +5298,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -5626,7 +5652,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -6372,7 +6398,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -6627,7 +6653,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -7490,7 +7516,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -7927,7 +7953,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -8104,7 +8130,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Session */
             200: {
@@ -8189,6 +8221,26 @@ export interface operations {
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -8393,7 +8445,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -8817,7 +8869,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -9193,7 +9245,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -9380,7 +9432,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -9946,7 +9998,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description The manual run was recorded durably; its result appears in the runs list */
             202: {
@@ -9997,6 +10055,26 @@ export interface operations {
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -10347,7 +10425,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -11110,7 +11188,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -11421,7 +11499,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -12308,7 +12386,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -12876,7 +12954,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -12961,6 +13045,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
             429: {
                 headers: {
@@ -13014,7 +13118,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description One event's delivery to one endpoint, with its attempts */
             202: {
@@ -13085,6 +13195,26 @@ export interface operations {
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -13279,7 +13409,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description One event's delivery to one endpoint, with its attempts */
             202: {
@@ -13350,6 +13486,26 @@ export interface operations {
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -13564,7 +13720,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -14078,7 +14234,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Environment: the execution configuration a session runs with: variables, and for code execution (the `bash` and file tools) networking, packages, secret variables and resources */
             200: {
@@ -14167,6 +14329,26 @@ export interface operations {
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`, `environment.is_default`. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -14334,7 +14516,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -14958,7 +15140,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -15447,7 +15629,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -15835,7 +16017,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -16323,7 +16505,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -16706,7 +16888,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -16978,7 +17160,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -17348,7 +17530,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -17625,7 +17807,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -18164,7 +18346,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -18453,7 +18635,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -18738,7 +18920,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Serverless tool: an HTTP endpoint exposed to agents as a tool, versioned like agents */
             200: {
@@ -18802,6 +18990,26 @@ export interface operations {
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;

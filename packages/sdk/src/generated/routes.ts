@@ -12,7 +12,7 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
   apiKeys: {
     create: ["POST", "/v1/api-keys", "body"],
     list: ["GET", "/v1/api-keys", "query cursor"],
-    revoke: ["POST", "/v1/api-keys/:id/revoke", ""],
+    revoke: ["POST", "/v1/api-keys/:id/revoke", "body"],
   },
   agents: {
     create: ["POST", "/v1/projects/:projectId/agents", "body"],
@@ -38,7 +38,7 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
     get: ["GET", "/v1/projects/:projectId/sessions/:id", ""],
     update: ["PATCH", "/v1/projects/:projectId/sessions/:id", "body"],
     remove: ["DELETE", "/v1/projects/:projectId/sessions/:id", ""],
-    archive: ["POST", "/v1/projects/:projectId/sessions/:id/archive", ""],
+    archive: ["POST", "/v1/projects/:projectId/sessions/:id/archive", "body"],
     ingestEvents: ["POST", "/v1/projects/:projectId/sessions/:id/events", "body"],
     listEvents: ["GET", "/v1/projects/:projectId/sessions/:id/events", "query seq"],
   },
@@ -54,7 +54,7 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
     get: ["GET", "/v1/projects/:projectId/automations/:id", ""],
     update: ["PATCH", "/v1/projects/:projectId/automations/:id", "body"],
     remove: ["DELETE", "/v1/projects/:projectId/automations/:id", ""],
-    run: ["POST", "/v1/projects/:projectId/automations/:id/run", ""],
+    run: ["POST", "/v1/projects/:projectId/automations/:id/run", "body"],
     listRuns: ["GET", "/v1/projects/:projectId/automations/:id/runs", "query cursor"],
   },
   experiments: {
@@ -81,17 +81,17 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
     get: ["GET", "/v1/webhooks/:id", ""],
     update: ["PATCH", "/v1/webhooks/:id", "body"],
     remove: ["DELETE", "/v1/webhooks/:id", ""],
-    rotateSecret: ["POST", "/v1/webhooks/:id/rotate-secret", ""],
-    test: ["POST", "/v1/webhooks/:id/test", ""],
+    rotateSecret: ["POST", "/v1/webhooks/:id/rotate-secret", "body"],
+    test: ["POST", "/v1/webhooks/:id/test", "body"],
     listDeliveries: ["GET", "/v1/webhooks/:id/deliveries", "query cursor"],
-    redeliver: ["POST", "/v1/webhooks/:id/deliveries/:deliveryId/redeliver", ""],
+    redeliver: ["POST", "/v1/webhooks/:id/deliveries/:deliveryId/redeliver", "body"],
   },
   environments: {
     create: ["POST", "/v1/projects/:projectId/environments", "body"],
     list: ["GET", "/v1/projects/:projectId/environments", "query cursor"],
     get: ["GET", "/v1/projects/:projectId/environments/:id", ""],
     update: ["PATCH", "/v1/projects/:projectId/environments/:id", "body"],
-    archive: ["POST", "/v1/projects/:projectId/environments/:id/archive", ""],
+    archive: ["POST", "/v1/projects/:projectId/environments/:id/archive", "body"],
   },
   vaults: {
     create: ["POST", "/v1/vaults", "body"],
@@ -139,6 +139,6 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
     get: ["GET", "/v1/projects/:projectId/serverless-tools/:id", "query"],
     publish: ["POST", "/v1/projects/:projectId/serverless-tools/:id", "body"],
     listVersions: ["GET", "/v1/projects/:projectId/serverless-tools/:id/versions", "query cursor"],
-    archive: ["POST", "/v1/projects/:projectId/serverless-tools/:id/archive", ""],
+    archive: ["POST", "/v1/projects/:projectId/serverless-tools/:id/archive", "body"],
   },
 };
