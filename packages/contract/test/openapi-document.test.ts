@@ -33,7 +33,15 @@ describe("OpenAPI document", () => {
 
   it("names the main models and refers to them", () => {
     const schemas = doc.components.schemas as Obj;
-    for (const name of ["Agent", "Session", "SessionEvent", "Skill", "SkillVersion", "Automation", "AutomationRun"]) {
+    for (const name of [
+      "Agent",
+      "Session",
+      "SessionLogEvent",
+      "Skill",
+      "SkillVersion",
+      "Automation",
+      "AutomationRun",
+    ]) {
       expect(schemas[name], name).toBeDefined();
     }
     for (const name of ["Experiment", "Dataset", "Webhook", "ErrorEnvelope", "AgentPage", "UserEvent"]) {
@@ -126,7 +134,7 @@ describe("OpenAPI document", () => {
     expect(ok.description).toContain(": ping");
     const media = ok.content["text/event-stream"];
     expect(media.example).toMatch(/^id: 1\nevent: user\.message\ndata: \{/);
-    expect(media.schema["x-event-schema"]).toEqual({ $ref: "#/components/schemas/SessionLogEntry" });
+    expect(media.schema["x-event-schema"]).toEqual({ $ref: "#/components/schemas/SessionLogEvent" });
   });
 
   it("gives every operation a request and a response example", () => {

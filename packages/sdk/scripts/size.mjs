@@ -6,7 +6,7 @@
 //     repository with a warm package store (install, then build and start until the banner prints).
 // Targets (issue #31): < 3 s and < 400 MB, < 15 KB, < 10 KB, < 45 s. Prints a table; never fails on a missed target.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -21,6 +21,8 @@ const { build } = require("esbuild");
 const quiet = { stdio: ["ignore", "pipe", "pipe"] };
 
 const folder = mkdtempSync(join(tmpdir(), "ap-sdk-size-"));
+// The embedded PostgreSQL of the first start runs as the `postgres` user, which must reach the clone.
+chmodSync(folder, 0o755);
 const rows = [];
 try {
   if (!existsSync(join(sdkDir, "dist", "esm", "index.js")))

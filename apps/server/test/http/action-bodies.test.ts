@@ -37,10 +37,7 @@ describe("body-less actions", () => {
 
   it("accept no body and an empty object", async () => {
     const auth = { Authorization: `Bearer ${t.tenant.key}` };
-    const env = await t.http
-      .post(`/v1/projects/${t.tenant.projectId}/environments`)
-      .set(auth)
-      .send({ name: "spare" });
+    const env = await t.http.post(`/v1/projects/${t.tenant.projectId}/environments`).set(auth).send({ name: "spare" });
     expect(env.status).toBe(201);
     const path = `/v1/projects/${t.tenant.projectId}/environments/${env.body.id}/archive`;
     expect((await t.http.post(path).set(auth)).status).toBe(200);

@@ -10,6 +10,7 @@ import { EVENT_STREAM_DESCRIPTION, eventStreamMedia } from "./event-stream.js";
 import { addExamples } from "./examples/add-examples.js";
 import { HEADERS, PARAMETERS, parameterRef, responseHeaders } from "./headers.js";
 import { isObject, type Json, type JsonObject } from "./json.js";
+import { closeLogUnion } from "./log-union.js";
 import { normalizeSchema } from "./nullable.js";
 import { operationFacts } from "./operation-facts.js";
 import { namePages } from "./page-models.js";
@@ -105,6 +106,6 @@ export function buildOpenApiDocument(): OpenApiDocument {
     headers: HEADERS,
   };
   addExamples(doc);
-  const { openapi, info, servers, security, tags, paths, components: all, ...rest } = doc;
+  const { openapi, info, servers, security, tags, paths, components: all, ...rest } = closeLogUnion(doc);
   return { openapi, info, servers, security, tags, paths, components: all, ...rest } as OpenApiDocument;
 }

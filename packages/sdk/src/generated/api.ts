@@ -167,12 +167,8 @@ export type ServerlessToolVersionPage = components["schemas"]["ServerlessToolVer
 export type Session = components["schemas"]["Session"];
 /** The turn failed; a `session.status_idle` with stop reason `error` follows */
 export type SessionErrorEvent = components["schemas"]["SessionErrorEvent"];
-/** Session log entry: these fields plus the type's payload */
-export type SessionEvent = components["schemas"]["SessionEvent"];
 export type SessionEventPage = components["schemas"]["SessionEventPage"];
-/** Session log entry: a known type, or a type added later with its own payload */
-export type SessionLogEntry = components["schemas"]["SessionLogEntry"];
-/** Session log entry of a known type */
+/** Session log entry, discriminated on `type`. A newer server may add entry types (with `seq`, `id`, `type`, `createdAt` and their own fields): keep a default branch. */
 export type SessionLogEvent = components["schemas"]["SessionLogEvent"];
 /** An MCP server's tools could not be listed; the turn goes on without them */
 export type SessionMcpServerUnavailableEvent = components["schemas"]["SessionMcpServerUnavailableEvent"];

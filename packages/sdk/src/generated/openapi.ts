@@ -3445,31 +3445,13 @@ export interface components {
                 message: string;
             };
         };
-        /** @description Session log entry: these fields plus the type's payload */
-        SessionEvent: {
-            /** @description Position in the log: 1, 2, 3… without gaps */
-            seq: number;
-            /** @description `evt_` id; a tool use is referred to by the id of its event */
-            id: string;
-            /** @description `user.message`, `agent.message`, `session.status_idle`, … */
-            type: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp with milliseconds
-             */
-            createdAt: string;
-        } & {
-            [key: string]: unknown;
-        };
         SessionEventPage: {
-            data: components["schemas"]["SessionLogEntry"][];
+            data: components["schemas"]["SessionLogEvent"][];
             hasMore: boolean;
             /** @description Pass as the next `afterSeq`: the `seq` of the last entry returned, or the `afterSeq` sent when none */
             nextAfterSeq: number;
         };
-        /** @description Session log entry: a known type, or a type added later with its own payload */
-        SessionLogEntry: components["schemas"]["SessionLogEvent"] | components["schemas"]["SessionEvent"];
-        /** @description Session log entry of a known type */
+        /** @description Session log entry, discriminated on `type`. A newer server may add entry types (with `seq`, `id`, `type`, `createdAt` and their own fields): keep a default branch. */
         SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"];
         /** @description An MCP server's tools could not be listed; the turn goes on without them */
         SessionMcpServerUnavailableEvent: {
@@ -8645,7 +8627,7 @@ export interface operations {
              *     ```
              *     id: <seq>
              *     event: <entry type, e.g. agent.message>
-             *     data: <the log entry as one line of JSON: a SessionLogEntry>
+             *     data: <the log entry as one line of JSON: a SessionLogEvent>
              *
              *     ```
              *
