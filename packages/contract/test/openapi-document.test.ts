@@ -9,14 +9,16 @@ import { OTHER_OPERATION_ERRORS } from "../src/openapi/operation-errors.js";
 type Obj = Record<string, any>;
 
 const doc = buildOpenApiDocument() as Obj;
-const operations: Obj[] = Object.values(doc.paths as Record<string, Obj>).flatMap((item) => Object.values(item));
-const byId = new Map(operations.map((op) => [op.operationId as string, op]));
+const allOperations: Obj[] = Object.values(doc.paths as Record<string, Obj>).flatMap((item) => Object.values(item));
+// The /v1 operations; the `system` ones (probes, the document) answer plain JSON without the envelope or its headers.
+const operations = allOperations.filter((o) => !String(o.operationId).startsWith("system."));
+const byId = new Map(allOperations.map((op) => [op.operationId as string, op]));
 const op = (id: string) => byId.get(id)!;
 const statuses = (id: string) => Object.keys(op(id).responses);
 
 describe("OpenAPI document", () => {
   it("describes every operation beyond its summary", () => {
-    for (const o of operations) {
+    for (const o of allOperations) {
       expect(o.summary, o.operationId).toBeTruthy();
       expect(o.description, o.operationId).toBeTruthy();
       expect(o.description, o.operationId).not.toBe(o.summary);
@@ -25,7 +27,7 @@ describe("OpenAPI document", () => {
 
   it("has a description for every tag used, and describes only areas that have routes", () => {
     const tags = new Map((doc.tags as Obj[]).map((t) => [t.name, t.description]));
-    for (const o of operations) expect(tags.get(o.tags[0]), o.operationId).toBeTruthy();
+    for (const o of allOperations) expect(tags.get(o.tags[0]), o.operationId).toBeTruthy();
     for (const area of ["agents", "sessions", "automations", "experiments", "skills"]) {
       expect(operations.some((o) => o.tags[0] === area)).toBe(true);
     }
@@ -126,6 +128,14 @@ describe("OpenAPI document", () => {
     );
     expect(op("sessions.streamEvents").parameters).toContainEqual(ref("parameters", "LastEventId"));
     expect(doc.components.parameters.LastEventId.name).toBe("Last-Event-ID");
+  });
+
+  it("documents the probes and itself, without a key", () => {
+    for (const id of ["system.health", "system.readiness", "system.openapi"]) {
+      expect(op(id).security, id).toEqual([]);
+      expect(op(id).responses["200"].content["application/json"].example, id).toBeDefined();
+    }
+    expect(statuses("system.readiness")).toEqual(["200", "503"]);
   });
 
   it("describes the Server-Sent Events stream with an example", () => {

@@ -48,7 +48,7 @@ function asRoute(route: AppRoute): Route {
     path: route.path,
     input: takesBody ? "body" : route.query != null ? "query" : null,
     pagination: null,
-    file: ok?.contentType === "application/octet-stream",
+    file: ok?.contentType === "application/octet-stream" || ok?.contentType === "*/*",
   };
 }
 

@@ -15,6 +15,7 @@ import { normalizeSchema } from "./nullable.js";
 import { operationFacts } from "./operation-facts.js";
 import { namePages } from "./page-models.js";
 import { withRequiredFlag } from "./request-body.js";
+import { SYSTEM_TAG, systemPaths } from "./system-paths.js";
 
 export { API_VERSION };
 
@@ -106,6 +107,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
     headers: HEADERS,
   };
   addExamples(doc);
+  doc.paths = { ...systemPaths(), ...doc.paths } as OpenApiDocument["paths"];
+  doc.tags = [...((doc.tags as JsonObject[]) ?? []), SYSTEM_TAG];
   const { openapi, info, servers, security, tags, paths, components: all, ...rest } = closeLogUnion(doc);
   return { openapi, info, servers, security, tags, paths, components: all, ...rest } as OpenApiDocument;
 }

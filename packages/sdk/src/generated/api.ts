@@ -92,6 +92,8 @@ export type ExperimentResult = components["schemas"]["ExperimentResult"];
 export type ExperimentResultPage = components["schemas"]["ExperimentResultPage"];
 export type ExperimentTask = components["schemas"]["ExperimentTask"];
 export type ExperimentTaskInput = components["schemas"]["ExperimentTaskInput"];
+/** The process is up */
+export type Health = components["schemas"]["Health"];
 /** Acknowledgement of an event batch */
 export type IngestAcknowledgement = components["schemas"]["IngestAcknowledgement"];
 export type IngestEventsRequest = components["schemas"]["IngestEventsRequest"];
@@ -145,6 +147,8 @@ export type PublishSkillRequest = components["schemas"]["PublishSkillRequest"];
 /** The complete workspace egress policy (it replaces the previous one; `{}` allows every host) */
 export type PutEgressPolicyRequest = components["schemas"]["PutEgressPolicyRequest"];
 export type PutMemoryEntryRequest = components["schemas"]["PutMemoryEntryRequest"];
+/** Whether this process can serve requests: `ready` (200) or `unavailable` (503) */
+export type Readiness = components["schemas"]["Readiness"];
 /** Passes when the pattern matches somewhere in the output */
 export type RegexScorer = components["schemas"]["RegexScorer"];
 export type RestoreAgentRequest = components["schemas"]["RestoreAgentRequest"];
