@@ -130,6 +130,19 @@ describe("OpenAPI document", () => {
     expect(doc.components.parameters.LastEventId.name).toBe("Last-Event-ID");
   });
 
+  it("states the rules the server checks that JSON Schema can say, and marks needed bodies required", () => {
+    const schemas = doc.components.schemas as Obj;
+    expect(schemas.CreateWebhookRequest.properties.events.uniqueItems).toBe(true);
+    expect(new RegExp(schemas.RegexScorer.properties.flags.pattern).test("ii")).toBe(false);
+    expect(new RegExp(schemas.RegexScorer.properties.flags.pattern).test("si")).toBe(true);
+    expect(schemas.CreateServerlessToolRequest.properties.inputSchema.required).toEqual(["type"]);
+    expect(schemas.CreateBudgetRequest.oneOf).toHaveLength(2);
+    expect(op("agents.create").requestBody.required).toBe(true);
+    expect(op("agents.archive").requestBody.required).toBe(false);
+    expect(op("sessions.archive").requestBody.content["application/json"]).toBeDefined();
+    expect(JSON.stringify(doc)).not.toContain("SessionLogEntry");
+  });
+
   it("documents the probes and itself, without a key", () => {
     for (const id of ["system.health", "system.readiness", "system.openapi"]) {
       expect(op(id).security, id).toEqual([]);

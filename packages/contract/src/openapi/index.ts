@@ -15,6 +15,7 @@ import { normalizeSchema } from "./nullable.js";
 import { operationFacts } from "./operation-facts.js";
 import { namePages } from "./page-models.js";
 import { withRequiredFlag } from "./request-body.js";
+import { addSchemaRules } from "./schema-rules.js";
 import { SYSTEM_TAG, systemPaths } from "./system-paths.js";
 
 export { API_VERSION };
@@ -106,6 +107,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     parameters: PARAMETERS,
     headers: HEADERS,
   };
+  addSchemaRules((doc.components as JsonObject).schemas as Record<string, JsonObject>);
   addExamples(doc);
   doc.paths = { ...systemPaths(), ...doc.paths } as OpenApiDocument["paths"];
   doc.tags = [...((doc.tags as JsonObject[]) ?? []), SYSTEM_TAG];

@@ -2427,7 +2427,14 @@ export interface components {
              * @enum {string}
              */
             action: "block" | "notify";
-        };
+        } & ({
+            /** @enum {string} */
+            scope?: "workspace";
+        } | {
+            /** @enum {string} */
+            scope?: "agent";
+            agentId: string;
+        });
         /** @description API key (the secret is never returned after creation) */
         CreatedApiKey: {
             /** @description `key_` id */
@@ -2535,6 +2542,9 @@ export interface components {
             description: string;
             /** @description JSON Schema of the tool input; `type` must be `object` */
             inputSchema: {
+                /** @enum {string} */
+                type: "object";
+            } & {
                 [key: string]: unknown;
             };
             /**
@@ -3234,6 +3244,9 @@ export interface components {
             description?: string;
             /** @description JSON Schema of the tool input; `type` must be `object` */
             inputSchema?: {
+                /** @enum {string} */
+                type: "object";
+            } & {
                 [key: string]: unknown;
             };
             /**
@@ -18501,6 +18514,7 @@ export interface operations {
                  *       "name": "a",
                  *       "description": "string",
                  *       "inputSchema": {
+                 *         "type": "object",
                  *         "property1": null,
                  *         "property2": null
                  *       },
