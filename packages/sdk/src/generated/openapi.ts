@@ -5335,13 +5335,13 @@ export interface operations {
                      *           "version": 3,
                      *           "name": "Support triage",
                      *           "description": "Reads new tickets and drafts a first answer",
-                     *           "model": "anthropic/claude-sonnet-4-5",
+                     *           "model": "builtin/script",
                      *           "system": "You triage customer support tickets. Label each ticket and draft a short, friendly first answer.",
                      *           "tools": [
                      *             "web_fetch"
                      *           ],
                      *           "toolPermissions": {
-                     *             "tickets__close_ticket": "always_ask"
+                     *             "web_fetch": "always_ask"
                      *           },
                      *           "metadata": {
                      *             "team": "support"
@@ -5464,27 +5464,18 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Support triage",
-                 *       "model": "anthropic/claude-sonnet-4-5",
+                 *       "model": "builtin/script",
                  *       "description": "Reads new tickets and drafts a first answer",
                  *       "system": "You triage customer support tickets. Label each ticket and draft a short, friendly first answer.",
                  *       "tools": [
                  *         "web_fetch"
                  *       ],
                  *       "toolPermissions": {
-                 *         "tickets__close_ticket": "always_ask"
+                 *         "web_fetch": "always_ask"
                  *       },
                  *       "metadata": {
                  *         "team": "support"
-                 *       },
-                 *       "mcpServers": [
-                 *         {
-                 *           "name": "tickets",
-                 *           "url": "https://mcp.example.com/tickets",
-                 *           "headers": {
-                 *             "Authorization": "Bearer tk_live_…"
-                 *           }
-                 *         }
-                 *       ]
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["CreateAgentRequest"];
@@ -5505,31 +5496,18 @@ export interface operations {
                      *       "projectId": "proj_01JD3Z9X4B2C6D8E0F2G4H6J8K",
                      *       "version": 1,
                      *       "name": "Support triage",
-                     *       "model": "anthropic/claude-sonnet-4-5",
+                     *       "model": "builtin/script",
                      *       "system": "You triage customer support tickets. Label each ticket and draft a short, friendly first answer.",
                      *       "tools": [
                      *         "web_fetch"
                      *       ],
-                     *       "mcpServers": [
-                     *         {
-                     *           "name": "tickets",
-                     *           "url": "https://mcp.example.com/tickets",
-                     *           "headerKeys": [
-                     *             "Authorization"
-                     *           ]
-                     *         }
-                     *       ],
+                     *       "mcpServers": [],
                      *       "toolPermissions": {
                      *         "property1": "always_allow",
                      *         "property2": "always_allow",
-                     *         "tickets__close_ticket": "always_ask"
+                     *         "web_fetch": "always_ask"
                      *       },
-                     *       "skills": [
-                     *         {
-                     *           "skillId": "skill_01JD3ZQ1A3B5C7D9E1F3G5H7J9",
-                     *           "version": 2
-                     *         }
-                     *       ],
+                     *       "skills": [],
                      *       "serverlessTools": [],
                      *       "metadata": {
                      *         "property1": "string",
@@ -5686,7 +5664,7 @@ export interface operations {
                      *       "projectId": "proj_01JD3Z9X4B2C6D8E0F2G4H6J8K",
                      *       "version": 3,
                      *       "name": "Support triage",
-                     *       "model": "anthropic/claude-sonnet-4-5",
+                     *       "model": "builtin/script",
                      *       "system": "You triage customer support tickets. Label each ticket and draft a short, friendly first answer.",
                      *       "tools": [
                      *         "web_fetch"
@@ -5703,7 +5681,7 @@ export interface operations {
                      *       "toolPermissions": {
                      *         "property1": "always_allow",
                      *         "property2": "always_allow",
-                     *         "tickets__close_ticket": "always_ask"
+                     *         "web_fetch": "always_ask"
                      *       },
                      *       "skills": [
                      *         {
