@@ -112,19 +112,20 @@ function firstStart(dir) {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
-    const onData = (chunk) => {
+    let bannerAt;
+    child.stdout.on("data", (chunk) => {
       output += chunk;
-      if (!output.includes("Agent Platform is running")) return;
-      const at = performance.now();
-      child.stdout.off("data", onData);
-      child.once("exit", () => resolve(at));
+      if (bannerAt !== undefined || !output.includes("Agent Platform is running")) return;
+      bannerAt = performance.now();
       process.kill(-child.pid, "SIGINT");
-    };
-    child.stdout.on("data", onData);
+    });
     child.stderr.on("data", (chunk) => {
       output += chunk;
     });
-    child.once("exit", (code) => reject(new Error(`pnpm start exited (${code}) before its banner:\n${output}`)));
+    child.once("exit", (code) => {
+      if (bannerAt !== undefined) resolve(bannerAt);
+      else reject(new Error(`pnpm start exited (${code}) before its banner:\n${output}`));
+    });
   });
 }
 
