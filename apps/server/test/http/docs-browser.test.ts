@@ -85,8 +85,12 @@ describe.skipIf(!existsSync(CHROMIUM))("/docs in a browser", () => {
     await page.locator(".auth-container input").first().fill(t.tenant.key);
     await page.locator(".auth-btn-wrapper .btn.modal-btn.auth.authorize").click();
     await page.locator(".auth-btn-wrapper .btn-done").click();
-    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(t.tenant.key);
-    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).toContain(t.tenant.key);
+    expect(
+      await page.evaluate(() => JSON.stringify((globalThis as unknown as { localStorage: object }).localStorage)),
+    ).not.toContain(t.tenant.key);
+    expect(
+      await page.evaluate(() => JSON.stringify((globalThis as unknown as { sessionStorage: object }).sessionStorage)),
+    ).toContain(t.tenant.key);
 
     const create = page.locator(".opblock").filter({ hasText: "agents.create" }).first();
     await create.locator(".opblock-summary").click();

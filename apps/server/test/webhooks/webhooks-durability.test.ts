@@ -57,25 +57,11 @@ describe("webhook deliveries", () => {
     expect(refused.body.error.message).toContain("EGRESS_ALLOW_CIDRS");
 
     // At delivery time, for a receiver whose address changed since (a name that did not resolve when written).
-    const created = await createWebhook(t, t.tenant, { url: "https://receiver.invalid/hook", events: ["webhook.test"] });
-    await t.platform.ctx.db.prisma.webhookEndpoint.update({ where: { id: created.id }, data: { url: receiver.url } });
-    await t.http.post(`/v1/webhooks/${created.id}/test`).set(t.tenant.auth);
-    const recorded = await waitUntil("the refused attempt", async () => {
-      const [delivery] = await deliveries(t, t.tenant, created.id);
-      return delivery && delivery.attempts > 0 ? delivery : undefined;
+    const created = await createWebhook(t, t.tenant, {
+      url: "https://receiver.invalid/hook",
+      events: ["webhook.test"],
     });
-    expect(recorded.lastError).toMatch(/loopback/i);
-    expect(recorded.lastError).toContain("EGRESS_ALLOW_CIDRS");
-    expect(recorded.lastStatusCode).toBeNull();
-    expect(receiver.received).toHaveLength(0);
-  });
-  });
-
-  it("obey the outbound address policy: a loopback receiver is refused unless EGRESS_ALLOW_CIDRS opens it", async () => {
-    const t = await startTestApp({ role: "all", env: { EGRESS_ALLOW_CIDRS: "", WEBHOOK_RETRY_DELAYS_MS: "" } });
-    apps.push(t);
-    receiver.received.length = 0;
-    const created = await createWebhook(t, t.tenant, { url: receiver.url, events: ["webhook.test"] });
+    await t.platform.ctx.db.prisma.webhookEndpoint.update({ where: { id: created.id }, data: { url: receiver.url } });
     await t.http.post(`/v1/webhooks/${created.id}/test`).set(t.tenant.auth);
     const recorded = await waitUntil("the refused attempt", async () => {
       const [delivery] = await deliveries(t, t.tenant, created.id);
