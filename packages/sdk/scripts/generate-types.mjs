@@ -51,7 +51,9 @@ function successResponse(op) {
 function inputOf({ op, area, name }) {
   const opType = `operations[${quote(op.operationId)}]`;
   const body = op.requestBody?.content?.["application/json"]?.schema;
-  if (body) {
+  // An action whose body can only be `{}` (`…/archive`, `…/run`, `…/revoke`) takes no input: `(…ids, options?)`.
+  const empty = (schema) => schema?.type === "object" && Object.keys(schema.properties ?? {}).length === 0;
+  if (body && !empty(resolve(body))) {
     const required = resolve(body)?.required?.length > 0;
     return {
       kind: "body",

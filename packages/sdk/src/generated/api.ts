@@ -240,16 +240,12 @@ export type WorkspaceFileList = components["schemas"]["WorkspaceFileList"];
 
 export type ProjectsListQuery = NonNullable<operations["projects.list"]["parameters"]["query"]>;
 export type ApiKeysListQuery = NonNullable<operations["apiKeys.list"]["parameters"]["query"]>;
-export type ApiKeysRevokeBody = NonNullable<operations["apiKeys.revoke"]["requestBody"]>["content"]["application/json"];
 export type AgentsListQuery = NonNullable<operations["agents.list"]["parameters"]["query"]>;
 export type AgentsGetQuery = NonNullable<operations["agents.get"]["parameters"]["query"]>;
-export type AgentsArchiveBody = NonNullable<operations["agents.archive"]["requestBody"]>["content"]["application/json"];
 export type AgentsListVersionsQuery = NonNullable<operations["agents.listVersions"]["parameters"]["query"]>;
 export type SessionsListQuery = NonNullable<operations["sessions.list"]["parameters"]["query"]>;
-export type SessionsArchiveBody = NonNullable<operations["sessions.archive"]["requestBody"]>["content"]["application/json"];
 export type SessionsListEventsQuery = NonNullable<operations["sessions.listEvents"]["parameters"]["query"]>;
 export type AutomationsListQuery = NonNullable<operations["automations.list"]["parameters"]["query"]>;
-export type AutomationsRunBody = NonNullable<operations["automations.run"]["requestBody"]>["content"]["application/json"];
 export type AutomationsListRunsQuery = NonNullable<operations["automations.listRuns"]["parameters"]["query"]>;
 export type ExperimentsListQuery = NonNullable<operations["experiments.list"]["parameters"]["query"]>;
 export type ExperimentsResultsQuery = NonNullable<operations["experiments.results"]["parameters"]["query"]>;
@@ -259,15 +255,10 @@ export type SkillsGetQuery = NonNullable<operations["skills.get"]["parameters"][
 export type SkillsListVersionsQuery = NonNullable<operations["skills.listVersions"]["parameters"]["query"]>;
 export type SkillsGetContentQuery = NonNullable<operations["skills.getContent"]["parameters"]["query"]>;
 export type SkillsGetFileUrlQuery = NonNullable<operations["skills.getFileUrl"]["parameters"]["query"]>;
-export type SkillsArchiveBody = NonNullable<operations["skills.archive"]["requestBody"]>["content"]["application/json"];
 export type SkillsDownloadFileQuery = NonNullable<operations["skills.downloadFile"]["parameters"]["query"]>;
 export type WebhooksListQuery = NonNullable<operations["webhooks.list"]["parameters"]["query"]>;
-export type WebhooksRotateSecretBody = NonNullable<operations["webhooks.rotateSecret"]["requestBody"]>["content"]["application/json"];
-export type WebhooksTestBody = NonNullable<operations["webhooks.test"]["requestBody"]>["content"]["application/json"];
 export type WebhooksListDeliveriesQuery = NonNullable<operations["webhooks.listDeliveries"]["parameters"]["query"]>;
-export type WebhooksRedeliverBody = NonNullable<operations["webhooks.redeliver"]["requestBody"]>["content"]["application/json"];
 export type EnvironmentsListQuery = NonNullable<operations["environments.list"]["parameters"]["query"]>;
-export type EnvironmentsArchiveBody = NonNullable<operations["environments.archive"]["requestBody"]>["content"]["application/json"];
 export type VaultsListQuery = NonNullable<operations["vaults.list"]["parameters"]["query"]>;
 export type MemoryStoresListQuery = NonNullable<operations["memoryStores.list"]["parameters"]["query"]>;
 export type MemoryStoresListEntriesQuery = NonNullable<operations["memoryStores.listEntries"]["parameters"]["query"]>;
@@ -280,7 +271,6 @@ export type BudgetsListQuery = NonNullable<operations["budgets.list"]["parameter
 export type ServerlessToolsListQuery = NonNullable<operations["serverlessTools.list"]["parameters"]["query"]>;
 export type ServerlessToolsGetQuery = NonNullable<operations["serverlessTools.get"]["parameters"]["query"]>;
 export type ServerlessToolsListVersionsQuery = NonNullable<operations["serverlessTools.listVersions"]["parameters"]["query"]>;
-export type ServerlessToolsArchiveBody = NonNullable<operations["serverlessTools.archive"]["requestBody"]>["content"]["application/json"];
 
 /** `platform.projects` */
 export interface ProjectsMethods {
@@ -299,7 +289,7 @@ export interface ApiKeysMethods {
   /** List the workspace's API keys (admin key) (`GET /v1/api-keys`) */
   list(query?: ApiKeysListQuery, options?: RequestOptions): PagePromise<ApiKeyPage, ApiKey>;
   /** Revoke an API key (admin key); it stops working at once (`POST /v1/api-keys/{id}/revoke`) */
-  revoke(id: string | number, body?: ApiKeysRevokeBody, options?: RequestOptions): ApiPromise<ApiKey>;
+  revoke(id: string | number, options?: RequestOptions): ApiPromise<ApiKey>;
 }
 
 /** `platform.agents` */
@@ -315,7 +305,7 @@ export interface AgentsMethods {
   /** Copy the current configuration (and MCP credentials) into a new agent at version 1 (`POST /v1/projects/{projectId}/agents/{id}/duplicate`) */
   duplicate(id: string | number, body?: DuplicateAgentRequest, options?: RequestOptions): ApiPromise<Agent>;
   /** Archive an agent (idempotent); it then refuses writes and new roster links (`POST /v1/projects/{projectId}/agents/{id}/archive`) */
-  archive(id: string | number, body?: AgentsArchiveBody, options?: RequestOptions): ApiPromise<Agent>;
+  archive(id: string | number, options?: RequestOptions): ApiPromise<Agent>;
   /** Publish the configuration of an older version as the new current version (`POST /v1/projects/{projectId}/agents/{id}/versions/{version}/restore`) */
   restore(id: string | number, version: string | number, body: RestoreAgentRequest, options?: RequestOptions): ApiPromise<Agent>;
   /** Set MCP header values of a declared server without publishing a version (`PUT /v1/projects/{projectId}/agents/{id}/mcp-servers/{name}/headers`) */
@@ -351,7 +341,7 @@ export interface SessionsMethods {
   /** Delete a session and its log (`DELETE /v1/projects/{projectId}/sessions/{id}`) */
   remove(id: string | number, options?: RequestOptions): ApiPromise<undefined>;
   /** Archive a session (idempotent); it then refuses new events (`POST /v1/projects/{projectId}/sessions/{id}/archive`) */
-  archive(id: string | number, body?: SessionsArchiveBody, options?: RequestOptions): ApiPromise<Session>;
+  archive(id: string | number, options?: RequestOptions): ApiPromise<Session>;
   /** Send events to a session (`POST /v1/projects/{projectId}/sessions/{id}/events`) */
   ingestEvents(id: string | number, body: IngestEventsRequest, options?: RequestOptions): ApiPromise<IngestAcknowledgement>;
 }
@@ -381,7 +371,7 @@ export interface AutomationsMethods {
   /** Delete an automation, its schedule and its run records (`DELETE /v1/projects/{projectId}/automations/{id}`) */
   remove(id: string | number, options?: RequestOptions): ApiPromise<undefined>;
   /** Fire the automation now (`POST /v1/projects/{projectId}/automations/{id}/run`) */
-  run(id: string | number, body?: AutomationsRunBody, options?: RequestOptions): ApiPromise<RunAccepted>;
+  run(id: string | number, options?: RequestOptions): ApiPromise<RunAccepted>;
   /** List the automation's runs, newest first (`GET /v1/projects/{projectId}/automations/{id}/runs`) */
   listRuns(id: string | number, query?: AutomationsListRunsQuery, options?: RequestOptions): PagePromise<AutomationRunPage, AutomationRun>;
 }
@@ -417,7 +407,7 @@ export interface SkillsMethods {
   /** A signed, expiring URL for one file of the current or the given version (`GET /v1/skills/{id}/files/{path}`) */
   getFileUrl(id: string | number, path: string | number, query?: SkillsGetFileUrlQuery, options?: RequestOptions): ApiPromise<SkillFileUrl>;
   /** Archive a skill (`POST /v1/skills/{id}/archive`) */
-  archive(id: string | number, body?: SkillsArchiveBody, options?: RequestOptions): ApiPromise<Skill>;
+  archive(id: string | number, options?: RequestOptions): ApiPromise<Skill>;
   /** Download a skill file through a signed URL (no API key) (`GET /v1/files/skills/{id}/versions/{version}/{path}`) */
   downloadFile(id: string | number, version: string | number, path: string | number, query: SkillsDownloadFileQuery, options?: RequestOptions): ApiPromise<Uint8Array>;
 }
@@ -435,13 +425,13 @@ export interface WebhooksMethods {
   /** Delete a webhook endpoint and its deliveries (admin key) (`DELETE /v1/webhooks/{id}`) */
   remove(id: string | number, options?: RequestOptions): ApiPromise<undefined>;
   /** Rotate a webhook endpoint's signing secret (admin key) (`POST /v1/webhooks/{id}/rotate-secret`) */
-  rotateSecret(id: string | number, body?: WebhooksRotateSecretBody, options?: RequestOptions): ApiPromise<RotatedWebhookSecret>;
+  rotateSecret(id: string | number, options?: RequestOptions): ApiPromise<RotatedWebhookSecret>;
   /** Send a `webhook.test` event to the endpoint (admin key) (`POST /v1/webhooks/{id}/test`) */
-  test(id: string | number, body?: WebhooksTestBody, options?: RequestOptions): ApiPromise<WebhookDelivery>;
+  test(id: string | number, options?: RequestOptions): ApiPromise<WebhookDelivery>;
   /** List an endpoint's deliveries, newest first (admin key) (`GET /v1/webhooks/{id}/deliveries`) */
   listDeliveries(id: string | number, query?: WebhooksListDeliveriesQuery, options?: RequestOptions): PagePromise<WebhookDeliveryPage, WebhookDelivery>;
   /** Deliver an event again, as a new delivery with the same event id (admin key) (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver`) */
-  redeliver(id: string | number, deliveryId: string | number, body?: WebhooksRedeliverBody, options?: RequestOptions): ApiPromise<WebhookDelivery>;
+  redeliver(id: string | number, deliveryId: string | number, options?: RequestOptions): ApiPromise<WebhookDelivery>;
 }
 
 /** `platform.environments` */
@@ -455,7 +445,7 @@ export interface EnvironmentsMethods {
   /** Edit an environment's name, description, variables or code-execution configuration (`PATCH /v1/projects/{projectId}/environments/{id}`) */
   update(id: string | number, body?: UpdateEnvironmentRequest, options?: RequestOptions): ApiPromise<Environment>;
   /** Archive an environment (not the project's default); new references to it are refused (`POST /v1/projects/{projectId}/environments/{id}/archive`) */
-  archive(id: string | number, body?: EnvironmentsArchiveBody, options?: RequestOptions): ApiPromise<Environment>;
+  archive(id: string | number, options?: RequestOptions): ApiPromise<Environment>;
 }
 
 /** `platform.vaults` */
@@ -551,7 +541,7 @@ export interface ServerlessToolsMethods {
   /** List versions, newest first (`GET /v1/projects/{projectId}/serverless-tools/{id}/versions`) */
   listVersions(id: string | number, query?: ServerlessToolsListVersionsQuery, options?: RequestOptions): PagePromise<ServerlessToolVersionPage, ServerlessToolVersion>;
   /** Archive a serverless tool; it can no longer be published or newly referenced (`POST /v1/projects/{projectId}/serverless-tools/{id}/archive`) */
-  archive(id: string | number, body?: ServerlessToolsArchiveBody, options?: RequestOptions): ApiPromise<ServerlessTool>;
+  archive(id: string | number, options?: RequestOptions): ApiPromise<ServerlessTool>;
 }
 
 /** Every generated area of the client (`sessions` adds hand-written methods on top of its own). */
