@@ -21,7 +21,8 @@ async function defaultProject(prisma: Database): Promise<{ workspaceId: string; 
 
 /**
  * With BOOTSTRAP_API_KEY: make sure a default workspace and project exist and that this exact key works (admin).
- * Without it: on the first start with an empty database, create them and generate a key.
+ * Without it: on the first start with an empty database, create them and generate a key; on a later start, report the
+ * first project (the start banner prints its id). Null only for a database without any project.
  */
 export async function bootstrap(
   prisma: Database,
@@ -37,7 +38,10 @@ export async function bootstrap(
     await insertApiKey(prisma, { workspaceId, projectId, name: "bootstrap", role: "admin", key: bootstrapApiKey });
     return { projectId, apiKey: bootstrapApiKey, generated: false };
   }
-  if ((await prisma.workspace.count()) > 0) return null;
+  if ((await prisma.workspace.count()) > 0) {
+    const first = await prisma.project.findFirst({ orderBy: { id: "asc" }, select: { id: true } });
+    return first ? { projectId: first.id, generated: false } : null;
+  }
   const { workspaceId, projectId } = await defaultProject(prisma);
   const created = await insertApiKey(prisma, { workspaceId, projectId, name: "bootstrap", role: "admin" });
   return { projectId, apiKey: created.key, generated: true };

@@ -13,7 +13,7 @@ if (platform.url) {
     `  Base URL:   ${platform.url}`,
     `  API docs:   ${platform.url}/docs`,
     `  Console:    ${platform.url}/console`,
-    `  Project id: ${platform.bootstrap?.projectId ?? "(see GET /v1/platform/context)"}`,
+    `  Project id: ${platform.bootstrap?.projectId ?? "(none yet: POST /v1/projects)"}`,
   ];
   if (platform.bootstrap?.generated) {
     lines.push(`  API key:    ${platform.bootstrap.apiKey}   (shown once; also saved to ${config.dataDir}/api-key)`);

@@ -9,14 +9,16 @@ import { OTHER_OPERATION_ERRORS } from "../src/openapi/operation-errors.js";
 type Obj = Record<string, any>;
 
 const doc = buildOpenApiDocument() as Obj;
-const operations: Obj[] = Object.values(doc.paths as Record<string, Obj>).flatMap((item) => Object.values(item));
-const byId = new Map(operations.map((op) => [op.operationId as string, op]));
+const allOperations: Obj[] = Object.values(doc.paths as Record<string, Obj>).flatMap((item) => Object.values(item));
+// The /v1 operations; the `system` ones (probes, the document) answer plain JSON without the envelope or its headers.
+const operations = allOperations.filter((o) => !String(o.operationId).startsWith("system."));
+const byId = new Map(allOperations.map((op) => [op.operationId as string, op]));
 const op = (id: string) => byId.get(id)!;
 const statuses = (id: string) => Object.keys(op(id).responses);
 
 describe("OpenAPI document", () => {
   it("describes every operation beyond its summary", () => {
-    for (const o of operations) {
+    for (const o of allOperations) {
       expect(o.summary, o.operationId).toBeTruthy();
       expect(o.description, o.operationId).toBeTruthy();
       expect(o.description, o.operationId).not.toBe(o.summary);
@@ -25,7 +27,7 @@ describe("OpenAPI document", () => {
 
   it("has a description for every tag used, and describes only areas that have routes", () => {
     const tags = new Map((doc.tags as Obj[]).map((t) => [t.name, t.description]));
-    for (const o of operations) expect(tags.get(o.tags[0]), o.operationId).toBeTruthy();
+    for (const o of allOperations) expect(tags.get(o.tags[0]), o.operationId).toBeTruthy();
     for (const area of ["agents", "sessions", "automations", "experiments", "skills"]) {
       expect(operations.some((o) => o.tags[0] === area)).toBe(true);
     }
@@ -33,7 +35,15 @@ describe("OpenAPI document", () => {
 
   it("names the main models and refers to them", () => {
     const schemas = doc.components.schemas as Obj;
-    for (const name of ["Agent", "Session", "SessionEvent", "Skill", "SkillVersion", "Automation", "AutomationRun"]) {
+    for (const name of [
+      "Agent",
+      "Session",
+      "SessionLogEvent",
+      "Skill",
+      "SkillVersion",
+      "Automation",
+      "AutomationRun",
+    ]) {
       expect(schemas[name], name).toBeDefined();
     }
     for (const name of ["Experiment", "Dataset", "Webhook", "ErrorEnvelope", "AgentPage", "UserEvent"]) {
@@ -120,13 +130,34 @@ describe("OpenAPI document", () => {
     expect(doc.components.parameters.LastEventId.name).toBe("Last-Event-ID");
   });
 
+  it("states the rules the server checks that JSON Schema can say, and marks needed bodies required", () => {
+    const schemas = doc.components.schemas as Obj;
+    expect(schemas.CreateWebhookRequest.properties.events.uniqueItems).toBe(true);
+    expect(new RegExp(schemas.RegexScorer.properties.flags.pattern).test("ii")).toBe(false);
+    expect(new RegExp(schemas.RegexScorer.properties.flags.pattern).test("si")).toBe(true);
+    expect(schemas.CreateServerlessToolRequest.properties.inputSchema.required).toEqual(["type"]);
+    expect(schemas.CreateBudgetRequest.oneOf).toHaveLength(2);
+    expect(op("agents.create").requestBody.required).toBe(true);
+    expect(op("agents.archive").requestBody.required).toBe(false);
+    expect(op("sessions.archive").requestBody.content["application/json"]).toBeDefined();
+    expect(JSON.stringify(doc)).not.toContain("SessionLogEntry");
+  });
+
+  it("documents the probes and itself, without a key", () => {
+    for (const id of ["system.health", "system.readiness", "system.openapi"]) {
+      expect(op(id).security, id).toEqual([]);
+      expect(op(id).responses["200"].content["application/json"].example, id).toBeDefined();
+    }
+    expect(statuses("system.readiness")).toEqual(["200", "503"]);
+  });
+
   it("describes the Server-Sent Events stream with an example", () => {
     const ok = op("sessions.streamEvents").responses["200"];
     expect(ok.description).toContain("id: <seq>");
     expect(ok.description).toContain(": ping");
     const media = ok.content["text/event-stream"];
     expect(media.example).toMatch(/^id: 1\nevent: user\.message\ndata: \{/);
-    expect(media.schema["x-event-schema"]).toEqual({ $ref: "#/components/schemas/SessionLogEntry" });
+    expect(media.schema["x-event-schema"]).toEqual({ $ref: "#/components/schemas/SessionLogEvent" });
   });
 
   it("gives every operation a request and a response example", () => {

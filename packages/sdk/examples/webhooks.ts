@@ -1,4 +1,6 @@
-import { AgentPlatform, verifyWebhook, WebhookVerificationError } from "@agent-platform/sdk";
+import { AgentPlatform } from "@agent-platform/sdk";
+// The receiver needs only this entry (about 5 KB gzip in a bundle).
+import { verifyWebhook, WebhookVerificationError } from "@agent-platform/sdk/webhooks";
 
 // Once, with an admin key: the secret is shown only here (and when rotated).
 const platform = new AgentPlatform();

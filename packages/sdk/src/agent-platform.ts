@@ -1,10 +1,9 @@
-import { type Contract, contract, type PlatformContext } from "@agent-platform/contract";
-import type { AppRoute } from "@ts-rest/core";
 import { ApiPromise, type WithResponse } from "./api-promise.js";
 import { readEnv } from "./env.js";
 import { AgentPlatformError } from "./errors.js";
-import { buildResource, type ResourceClient, routeRequest } from "./resources.js";
-import type { Resource } from "./route-types.js";
+import type { GeneratedAreas, PlatformContext } from "./generated/api.js";
+import { routes } from "./generated/routes.js";
+import { buildArea, type ResourceClient, type Route, routeOf, routeRequest } from "./resources.js";
 import { type SessionsResource, sessionsResource } from "./sessions/sessions-resource.js";
 import {
   DEFAULT_MAX_RETRIES,
@@ -13,7 +12,7 @@ import {
   send,
   type TransportConfig,
 } from "./transport.js";
-import { checkResponse, type ResponseValidationIssue } from "./validate-response.js";
+import type { ResponseValidationIssue, ResponseValidator } from "./validate-response.js";
 
 export interface AgentPlatformOptions {
   /** Default: `AGENT_PLATFORM_API_KEY`. */
@@ -31,16 +30,19 @@ export interface AgentPlatformOptions {
   /** Headers sent with every request (in browsers, the server's CORS rules must allow them). */
   headers?: Record<string, string>;
   /**
-   * Check success bodies against the contract's schemas. Default false. A mismatch (a field or enum value a newer server
-   * added, …) never fails the call nor changes the body: it is reported to `onValidationIssue` (default `console.warn`).
+   * Check success bodies against the contract's schemas: pass `contractValidator` from `@agent-platform/sdk/contract`
+   * (kept out of the root entry, so that clients that do not validate do not load Zod and the schemas). Default: none.
+   * A mismatch (a field or enum value a newer server added, …) never fails the call nor changes the body: it is
+   * reported to `onValidationIssue` (default `console.warn`).
    */
-  validateResponses?: boolean;
+  validateResponses?: ResponseValidator | false;
   onValidationIssue?: (issue: ResponseValidationIssue) => void;
 }
 
 const DEFAULT_BASE_URL = "http://127.0.0.1:3000";
 
-type Areas = Omit<Resource<Contract>, "platform" | "sessions">;
+type Areas = Omit<GeneratedAreas, "sessions">;
+const CONTEXT_ROUTE = routeOf("platform.context", ["GET", "/v1/platform/context", ""]);
 
 /**
  * The Agent Platform API. Every router of the contract is an area (`agents`, `sessions`, `skills`, …) whose operations
@@ -53,7 +55,7 @@ export class AgentPlatform {
   readonly sessions: SessionsResource;
   readonly baseUrl: string;
   readonly #config: TransportConfig;
-  readonly #validate: boolean;
+  readonly #validate: ResponseValidator | false;
   readonly #onIssue: (issue: ResponseValidationIssue) => void;
   #projectId: string | undefined;
   #projectIdPromise: Promise<string> | undefined;
@@ -77,18 +79,23 @@ export class AgentPlatform {
       autoIdempotencyKeys: true,
     };
     this.#projectId = options.projectId;
+    if (options.validateResponses === (true as unknown)) {
+      throw new AgentPlatformError(
+        "validateResponses takes a validator: import { contractValidator } from '@agent-platform/sdk/contract'",
+      );
+    }
     this.#validate = options.validateResponses ?? false;
     this.#onIssue = options.onValidationIssue ?? ((issue) => console.warn(`[agent-platform] ${issue.message}`));
     const client = this.#resourceClient();
-    const { platform: _context, sessions, ...areas } = contract;
-    Object.assign(this, buildResource(client, areas));
-    this.sessions = sessionsResource(client, buildResource(client, sessions, new Set(["streamEvents"])), this.#config);
+    const { sessions, ...areas } = routes;
+    for (const [area, specs] of Object.entries(areas)) Object.assign(this, { [area]: buildArea(client, area, specs) });
+    this.sessions = sessionsResource(client, buildArea(client, "sessions", sessions!), this.#config);
   }
 
   /** The project, workspace and key this client is authenticated as. */
   context(options?: RequestOptions): ApiPromise<PlatformContext> {
     return new ApiPromise(
-      this.#request(contract.platform.context, {}, undefined, options ?? {}) as Promise<WithResponse<PlatformContext>>,
+      this.#request(CONTEXT_ROUTE, {}, undefined, options ?? {}) as Promise<WithResponse<PlatformContext>>,
     );
   }
 
@@ -118,15 +125,14 @@ export class AgentPlatform {
   }
 
   async #request(
-    route: AppRoute,
+    route: Route,
     params: Record<string, string>,
     input: unknown,
     options: RequestOptions,
   ): Promise<WithResponse<unknown>> {
-    const request = routeRequest(route, params, { body: input ?? {}, query: input });
-    const { response, body } = await send(this.#config, request, options);
+    const { response, body } = await send(this.#config, routeRequest(route, params, input), options);
     if (this.#validate) {
-      const issue = checkResponse(route, response.status, body);
+      const issue = this.#validate(route, response.status, body);
       if (issue) this.#onIssue(issue);
     }
     return { data: body, response, requestId: response.headers.get("x-request-id") ?? undefined };

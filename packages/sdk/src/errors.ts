@@ -1,5 +1,4 @@
-import type { BudgetExceededDetailsSchema, ErrorCode, ValidationIssue } from "@agent-platform/contract";
-import type { z } from "zod";
+import type { BudgetExceededDetails, ErrorCode, ValidationIssue } from "./generated/contract-types.js";
 
 /**
  * An error code of the contract, or one a newer server added (`http.<status>` when the body was no envelope): compare
@@ -11,7 +10,7 @@ export type ApiErrorCode = ErrorCode | (string & {});
 export type ApiErrorDetails<C extends ApiErrorCode> = [C] extends ["request.invalid"]
   ? { issues: ValidationIssue[] }
   : [C] extends ["budget.exceeded"]
-    ? z.infer<typeof BudgetExceededDetailsSchema>
+    ? BudgetExceededDetails
     : Record<string, unknown> | undefined;
 
 /** Every error this SDK throws (except an abort by your own `signal`, which rethrows its reason). */

@@ -1,6 +1,8 @@
-export * from "@agent-platform/contract";
+// The root entry: the client, its errors and helpers, and the API's types as named interfaces generated from the
+// contract (src/generated). It loads neither Zod nor the contract's schemas; `@agent-platform/sdk/contract` does.
 export { AgentPlatform, type AgentPlatformOptions } from "./agent-platform.js";
 export { ApiPromise, PagePromise, type WithResponse } from "./api-promise.js";
+export type { ClientOptions } from "./client-options.js";
 export {
   AgentPlatformError,
   ApiError,
@@ -20,21 +22,17 @@ export {
   TimeoutError,
   UnprocessableEntityError,
 } from "./errors.js";
+export type * from "./generated/api.js";
+export type * from "./generated/contract-types.js";
+export type { components, operations } from "./generated/openapi.js";
 export { newIdempotencyKey } from "./idempotency.js";
-export {
-  type AgentPlatformClient,
-  type ClientOptions,
-  createClient,
-  type TypedClient,
-} from "./legacy-client.js";
 export { type CursorPageLike, paginate } from "./paginate.js";
-export type { Resource, RouteInput, RouteMethod, RouteOutput } from "./route-types.js";
 export { downloadWorkspaceFile, type WorkspaceFileRef } from "./session-files.js";
 export type { FollowOptions } from "./sessions/follow.js";
 export type { SendableEvent } from "./sessions/send.js";
-export type { IngestAcknowledgement, SessionLogPage, SessionsResource } from "./sessions/sessions-resource.js";
+export type { SessionLogPage, SessionsResource } from "./sessions/sessions-resource.js";
 export type { WaitForIdleOptions } from "./sessions/wait-for-idle.js";
 export { parseSse, type SseMessage } from "./sse.js";
 export { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type RequestOptions } from "./transport.js";
-export type { ResponseValidationIssue } from "./validate-response.js";
+export type { AnsweredRoute, ResponseValidationIssue, ResponseValidator } from "./validate-response.js";
 export { verifyWebhook, WebhookVerificationError } from "./webhooks.js";

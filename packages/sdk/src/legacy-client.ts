@@ -3,31 +3,14 @@ import {
   type AppRoute,
   type AppRouter,
   type ClientInferResponseBody,
+  ContractNoBody,
   isAppRoute,
   type PartialClientInferRequest,
 } from "@ts-rest/core";
 import type { ZodTypeAny } from "zod";
-import { routeRequest } from "./resources.js";
-import {
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  type RequestOptions,
-  send,
-  type TransportConfig,
-} from "./transport.js";
-
-/** Options of `createClient` (the `{ params, query, body }` client kept for existing code; prefer `AgentPlatform`). */
-export interface ClientOptions {
-  baseUrl: string;
-  apiKey: string;
-  retry?: { retries?: number; baseDelayMs?: number };
-  timeout?: number;
-  autoIdempotencyKeys?: boolean;
-  /** Parse success bodies with the contract's Zod schemas. Default true. */
-  validateResponses?: boolean;
-  fetch?: typeof fetch;
-  headers?: Record<string, string>;
-}
+import { type ClientOptions, legacyTransport } from "./client-options.js";
+import { type Route, routeRequest } from "./resources.js";
+import { type RequestOptions, send, type TransportConfig } from "./transport.js";
 
 type SuccessStatus = 200 | 201 | 202 | 204;
 type SuccessBody<R extends AppRoute> = ClientInferResponseBody<R, Extract<keyof R["responses"], SuccessStatus>>;
@@ -55,9 +38,25 @@ interface CallArgs extends RequestOptions {
   body?: unknown;
 }
 
+/** A contract route as the transport's route: a mutation with a body schema (not `c.noBody()`) sends its body. */
+function asRoute(route: AppRoute): Route {
+  const takesBody = route.method !== "GET" && "body" in route && route.body != null && route.body !== ContractNoBody;
+  const ok = route.responses[200] as { contentType?: string } | undefined;
+  return {
+    operation: route.path,
+    method: route.method,
+    path: route.path,
+    input: takesBody ? "body" : route.query != null ? "query" : null,
+    pagination: null,
+    file: ok?.contentType === "application/octet-stream" || ok?.contentType === "*/*",
+  };
+}
+
 function buildCall(route: AppRoute, config: TransportConfig, validate: boolean) {
+  const target = asRoute(route);
   return async ({ params, query, body, ...options }: CallArgs = {}) => {
-    const { response, body: data } = await send(config, routeRequest(route, params, { body, query }), options);
+    const input = target.input === "body" ? body : query;
+    const { response, body: data } = await send(config, routeRequest(target, params, input), options);
     const schema = route.responses[response.status] as ZodTypeAny | undefined;
     return validate && typeof schema?.parse === "function" ? schema.parse(data) : data;
   };
@@ -79,16 +78,4 @@ export function createClient(options: ClientOptions): AgentPlatformClient {
   return buildClient(contract, legacyTransport(options), options.validateResponses !== false);
 }
 
-/** The transport settings of `ClientOptions`. */
-export function legacyTransport(options: Omit<ClientOptions, "validateResponses">): TransportConfig {
-  return {
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
-    maxRetries: options.retry?.retries ?? DEFAULT_MAX_RETRIES,
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-    headers: options.headers ?? {},
-    baseDelayMs: options.retry?.baseDelayMs ?? 250,
-    autoIdempotencyKeys: options.autoIdempotencyKeys !== false,
-  };
-}
+export type { ClientOptions };

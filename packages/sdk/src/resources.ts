@@ -1,13 +1,38 @@
-import { type AppRoute, type AppRouter, ContractNoBody, isAppRoute } from "@ts-rest/core";
 import { ApiPromise, type NextPage, PagePromise, type WithResponse } from "./api-promise.js";
+import type { RouteSpec } from "./generated/routes.js";
 import { fillPath } from "./request-path.js";
 import type { HttpRequest, RequestOptions } from "./transport.js";
+
+/** One operation of the generated route table, with its name (`agents.create`) for messages and validators. */
+export interface Route {
+  operation: string;
+  method: string;
+  path: string;
+  /** The input is the JSON body (mutations with a body schema), else the query (when the route has one). */
+  input: "body" | "query" | null;
+  /** Lists: `nextCursor` (cursor lists) or `nextAfterSeq` (the session log). */
+  pagination: "cursor" | "seq" | null;
+  /** The route answers a file, read as bytes whatever its media type. */
+  file: boolean;
+}
+
+export function routeOf(operation: string, [method, path, flags]: RouteSpec): Route {
+  const has = (flag: string) => flags.split(" ").includes(flag);
+  return {
+    operation,
+    method,
+    path,
+    input: has("body") ? "body" : has("query") ? "query" : null,
+    pagination: has("cursor") ? "cursor" : has("seq") ? "seq" : null,
+    file: has("file"),
+  };
+}
 
 /** What a resource method needs from the client: the project, and sending a request. */
 export interface ResourceClient {
   projectId(options?: RequestOptions): Promise<string>;
   request(
-    route: AppRoute,
+    route: Route,
     params: Record<string, string>,
     input: unknown,
     options: RequestOptions,
@@ -25,44 +50,12 @@ export function positionalParams(path: string): string[] {
     .map((s) => s.slice(1));
 }
 
-/** A mutation with a body schema (not `c.noBody()`): its input is the body; other routes' input is the query. */
-function takesBody(route: AppRoute): boolean {
-  return route.method !== "GET" && "body" in route && route.body != null && route.body !== ContractNoBody;
-}
-
 /** The HTTP request of a call: the path filled, the body or the query (as the route takes), a file read as bytes. */
-export function routeRequest(
-  route: AppRoute,
-  params: Record<string, unknown> | undefined,
-  input: { body?: unknown; query?: unknown },
-): HttpRequest {
+export function routeRequest(route: Route, params: Record<string, unknown> | undefined, input: unknown): HttpRequest {
   const path = fillPath(route.path, params);
-  const binary = returnsFile(route);
-  return takesBody(route)
-    ? { method: route.method, path, body: input.body, binary }
-    : { method: route.method, path, query: input.query as Record<string, unknown> | undefined, binary };
-}
-
-/** The route answers a file (`application/octet-stream`), returned as bytes. */
-function returnsFile(route: AppRoute): boolean {
-  const ok = route.responses[200] as { contentType?: string } | undefined;
-  return ok?.contentType === "application/octet-stream";
-}
-
-export function takesInput(route: AppRoute): boolean {
-  return takesBody(route) || route.query != null;
-}
-
-type Pagination = "cursor" | "seq" | null;
-
-/** Lists are recognised by their success schema: `nextCursor` (cursor lists) or `nextAfterSeq` (the session log). */
-export function paginationOf(route: AppRoute): Pagination {
-  const schema = (route.responses as Record<number, unknown>)[200] as { shape?: Record<string, unknown> } | undefined;
-  const shape = schema?.shape;
-  if (!shape || !("data" in shape)) return null;
-  if ("nextCursor" in shape) return "cursor";
-  if ("nextAfterSeq" in shape) return "seq";
-  return null;
+  return route.input === "body"
+    ? { method: route.method, path, body: input ?? {}, binary: route.file }
+    : { method: route.method, path, query: input as Record<string, unknown> | undefined, binary: route.file };
 }
 
 interface ListPage {
@@ -72,18 +65,17 @@ interface ListPage {
   nextAfterSeq?: number;
 }
 
-function nextInput(kind: Exclude<Pagination, null>, input: unknown, page: ListPage): Record<string, unknown> | null {
+function nextInput(route: Route, input: unknown, page: ListPage): Record<string, unknown> | null {
   const base = (input ?? {}) as Record<string, unknown>;
   if (!page.hasMore) return null;
-  if (kind === "cursor") return page.nextCursor ? { ...base, cursor: page.nextCursor } : null;
+  if (route.pagination === "cursor") return page.nextCursor ? { ...base, cursor: page.nextCursor } : null;
   return typeof page.nextAfterSeq === "number" ? { ...base, afterSeq: page.nextAfterSeq } : null;
 }
 
 /** The method of one route: `(…ids, input?, options?)`. */
-export function routeMethod(client: ResourceClient, route: AppRoute) {
+export function routeMethod(client: ResourceClient, route: Route) {
   const names = positionalParams(route.path);
-  const hasInput = takesInput(route);
-  const pagination = paginationOf(route);
+  const hasInput = route.input !== null;
   const scoped = route.path.startsWith(PROJECT_SCOPE);
   return (...args: unknown[]) => {
     const ids = args.slice(0, names.length);
@@ -100,21 +92,25 @@ export function routeMethod(client: ResourceClient, route: AppRoute) {
       if (scoped) params.projectId = await client.projectId(options);
       return client.request(route, params, callInput, options);
     };
-    if (!pagination) return new ApiPromise(call(input));
+    if (!route.pagination) return new ApiPromise(call(input));
     const next: NextPage<ListPage> = (page) => {
-      const following = nextInput(pagination, input, page);
+      const following = nextInput(route, input, page);
       return following ? (call(following) as Promise<WithResponse<ListPage>>) : null;
     };
     return new PagePromise(call(input) as Promise<WithResponse<ListPage>>, next);
   };
 }
 
-/** Methods for every operation of a router (nested routers become nested objects). */
-export function buildResource(client: ResourceClient, router: AppRouter, skip: ReadonlySet<string> = new Set()) {
+/** Methods for every operation of an area of the route table. */
+export function buildArea(
+  client: ResourceClient,
+  area: string,
+  specs: Record<string, RouteSpec>,
+  skip: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, node] of Object.entries(router)) {
-    if (skip.has(key)) continue;
-    out[key] = isAppRoute(node) ? routeMethod(client, node) : buildResource(client, node as AppRouter);
+  for (const [name, spec] of Object.entries(specs)) {
+    if (!skip.has(name)) out[name] = routeMethod(client, routeOf(`${area}.${name}`, spec));
   }
   return out;
 }

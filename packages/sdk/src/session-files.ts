@@ -1,4 +1,4 @@
-import { type ClientOptions, legacyTransport } from "./legacy-client.js";
+import { type ClientOptions, legacyTransport } from "./client-options.js";
 import { fillPath } from "./request-path.js";
 import { send } from "./transport.js";
 

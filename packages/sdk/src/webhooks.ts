@@ -1,6 +1,6 @@
-import type { WebhookEvent } from "@agent-platform/contract";
 import { WebhookVerificationError as LibraryVerificationError, Webhook } from "standardwebhooks";
 import { AgentPlatformError } from "./errors.js";
+import type { WebhookEvent } from "./generated/contract-types.js";
 
 /**
  * A delivery that is not authentic or too old. The SDK's own class (not the library's), so that its declarations need

@@ -1,11 +1,12 @@
 /**
  * Estimated prices of known models, in US dollars per million tokens (input, output), from the providers' public price
- * lists (November 2026). An estimate, not a bill: a model not listed here has no estimate (null). `builtin/echo` and
- * models served through `openai-compatible` (self-hosted or of unknown price) are not listed, except the builtin
- * model, which costs nothing.
+ * lists (November 2026). An estimate, not a bill: a model not listed here has no estimate (null). Models served through
+ * `openai-compatible` (self-hosted or of unknown price) are not listed; the builtin models (`builtin/echo`,
+ * `builtin/script`) cost nothing.
  */
 const PRICES: Record<string, { input: number; output: number }> = {
   "builtin/echo": { input: 0, output: 0 },
+  "builtin/script": { input: 0, output: 0 },
   "openai/gpt-5": { input: 1.25, output: 10 },
   "openai/gpt-5-mini": { input: 0.25, output: 2 },
   "openai/gpt-5-nano": { input: 0.05, output: 0.4 },

@@ -1,3 +1,4 @@
+import type { Readiness } from "@agent-platform/contract";
 import express, { type Router } from "express";
 import type { AppContext } from "../context.js";
 
@@ -20,7 +21,8 @@ export function healthRouter(ctx: AppContext): Router {
   function answer(res: express.Response, database: string): void {
     const checks = { database, ...ctx.readiness.report() };
     const ready = Object.values(checks).every((state) => state === "ok");
-    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks });
+    const body: Readiness = { status: ready ? "ready" : "unavailable", checks };
+    res.status(ready ? 200 : 503).json(body);
   }
   return router;
 }

@@ -22,6 +22,7 @@ import type { ModelCallResult, ModelFinishReason, ModelToolCall, ModelToolDefini
 import type { ModelSpec } from "./model-spec.js";
 import { createLanguageModel, type ProviderSettings } from "./providers.js";
 import { type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./retry-policy.js";
+import { callScriptModel } from "./script-model.js";
 
 export interface CallModelOptions {
   spec: ModelSpec;
@@ -212,7 +213,9 @@ function directAttempt(
  */
 export async function callModel(options: CallModelOptions): Promise<ModelCallResult> {
   throwIfAborted(options.signal);
-  if (options.spec.provider === "builtin") return callEchoModel(options);
+  if (options.spec.provider === "builtin") {
+    return options.spec.modelId === "script" ? callScriptModel(options) : callEchoModel(options);
+  }
 
   const model = await createLanguageModel(options.spec, options.settings);
   const messages = toModelMessages(options.messages);

@@ -1,7 +1,7 @@
 export const MODEL_PROVIDERS = ["anthropic", "openai", "openai-compatible", "builtin"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
-export const BUILTIN_MODEL_IDS = ["echo"] as const;
+export const BUILTIN_MODEL_IDS = ["echo", "script"] as const;
 
 export interface ModelSpec {
   provider: ModelProvider;

@@ -8,12 +8,18 @@ import { readSkillVersion } from "./version-store.js";
 
 /**
  * Signed links to skill files. A link is `/v1/files/skills/<skillId>/versions/<version>/<path>?expires=…&signature=…`
- * (each path segment percent-encoded), signed over that path and its expiry. It pins the version, so what it serves
- * never changes; it is served without an API key by `skillFileDownloads`, mounted at `/v1/files/skills`.
+ * with the file path percent-encoded as one segment (`scripts%2Frun.py`, what the document's `{path}` parameter
+ * describes), signed over that path and its expiry. It pins the version, so what it serves never changes; it is served
+ * without an API key by `skillFileDownloads`, mounted at `/v1/files/skills`.
  */
 export const SKILL_FILES_PUBLIC_PATH = "/v1/files/skills";
 
 export function skillFileLinkPath(skillId: string, version: number, path: string, base = SKILL_FILES_PUBLIC_PATH) {
+  return `${base}/${encodeURIComponent(skillId)}/versions/${version}/${encodeURIComponent(path)}`;
+}
+
+/** The form links had before they encoded the path as one segment (slashes kept): still valid until they expire. */
+function legacyLinkPath(skillId: string, version: number, path: string, base: string) {
   return `${base}/${encodeURIComponent(skillId)}/versions/${version}/${encodeSkillPath(path)}`;
 }
 
@@ -53,8 +59,12 @@ export function skillFileDownloads(ctx: AppContext): Router {
       const skillId = params.id!;
       const version = /^[1-9][0-9]{0,9}$/.test(params.version!) ? Number(params.version) : Number.NaN;
       const path = params[0] ?? "";
-      const signedPath = Number.isNaN(version) ? "" : skillFileLinkPath(skillId, version, path, req.baseUrl);
-      const check = signedPath ? ctx.signer.verify(signedPath, req.query.expires, req.query.signature) : "invalid";
+      const verify = (signedPath: string) => ctx.signer.verify(signedPath, req.query.expires, req.query.signature);
+      let check: ReturnType<typeof verify> = "invalid";
+      if (!Number.isNaN(version)) {
+        check = verify(skillFileLinkPath(skillId, version, path, req.baseUrl));
+        if (check === "invalid") check = verify(legacyLinkPath(skillId, version, path, req.baseUrl));
+      }
       if (check === "invalid") throw new AppError("signature.invalid", "The link's signature is not valid");
       if (check === "expired") throw new AppError("signature.expired", "The link has expired; ask for a new one");
       const content = await readSkillVersion(ctx.db.prisma, skillId, version);

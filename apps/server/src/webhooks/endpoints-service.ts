@@ -6,6 +6,7 @@ import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { inTransaction } from "../lib/transaction.js";
 import { announceEndpointChange, forgetEndpoints } from "./endpoint-cache.js";
+import { checkReceiverAddress } from "./receiver-address.js";
 import { failPending } from "./record-attempt.js";
 import { toWebhook } from "./serialize.js";
 import { newSigningSecret, ROTATION_OVERLAP_MS } from "./signing-secret.js";
@@ -42,6 +43,7 @@ export async function createWebhook(
 ): Promise<Webhook & { secret: string }> {
   const prisma = ctx.db.prisma;
   await checkProjects(prisma, workspaceId, body.projectIds);
+  await checkReceiverAddress(ctx, body.url);
   const secret = newSigningSecret();
   const row = await prisma.webhookEndpoint.create({
     data: {
@@ -87,6 +89,7 @@ export async function updateWebhook(
   const prisma = ctx.db.prisma;
   await findEndpoint(prisma, workspaceId, id);
   await checkProjects(prisma, workspaceId, body.projectIds);
+  await checkReceiverAddress(ctx, body.url);
   const row = await inTransaction(ctx.db.pool, async (client) => {
     const { rows } = await client.query<EndpointRow>(
       `UPDATE webhook_endpoints SET

@@ -67,4 +67,47 @@ describe.skipIf(!existsSync(CHROMIUM))("/docs in a browser", () => {
     expect(foreign).toEqual([]);
     expect(problems.filter((p) => /Content Security Policy|Refused/.test(p))).toEqual([]);
   }, 60_000);
+
+  it("tries two successive writes, filters by operation, fills projectId and keeps the key out of localStorage", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(`${t.url}/docs`);
+    await page.locator(".opblock-tag").first().waitFor({ timeout: 20_000 });
+
+    // The filter matches an operation, not only a tag.
+    await page.locator(".operation-filter-input").fill("listEvents");
+    await expect.poll(() => page.locator(".opblock").count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.locator(".opblock").textContent()).toContain("sessions.listEvents");
+    await page.locator(".operation-filter-input").fill("");
+
+    await page.locator(".btn.authorize").first().click();
+    await page.locator(".auth-container input").first().fill(t.tenant.key);
+    await page.locator(".auth-btn-wrapper .btn.modal-btn.auth.authorize").click();
+    await page.locator(".auth-btn-wrapper .btn-done").click();
+    expect(
+      await page.evaluate(() => JSON.stringify((globalThis as unknown as { localStorage: object }).localStorage)),
+    ).not.toContain(t.tenant.key);
+    expect(
+      await page.evaluate(() => JSON.stringify((globalThis as unknown as { sessionStorage: object }).sessionStorage)),
+    ).toContain(t.tenant.key);
+
+    const create = page.locator(".opblock").filter({ hasText: "agents.create" }).first();
+    await create.locator(".opblock-summary").click();
+    await create.locator(".try-out__btn").click();
+    const projectInput = create.locator('tr[data-param-name="projectId"] input');
+    await expect.poll(() => projectInput.inputValue(), { timeout: 10_000 }).toBe(t.tenant.projectId);
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      await create.locator(".btn.execute").click();
+      await expect
+        .poll(() => create.locator(".live-responses-table .response .response-col_status").first().textContent(), {
+          timeout: 10_000,
+        })
+        .toContain("201");
+      const listed = await t.http.get(`/v1/projects/${t.tenant.projectId}/agents`).set(t.tenant.auth);
+      expect(listed.body.data.filter((a: { name: string }) => a.name === "Support triage")).toHaveLength(attempt);
+      if (attempt === 1) await create.locator(".btn-clear").click();
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

@@ -54,4 +54,21 @@ describe("bootstrap", () => {
     const res = await fetch(`${url}/v1/platform/context`, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
   });
+
+  it("reports the project again on a later start, without a new key", async () => {
+    const { dataDir } = await start({});
+    const first = running!.bootstrap!;
+    await running!.close();
+    running = await startPlatform(
+      loadConfig({
+        DATABASE_URL: database!.url,
+        DATA_DIR: dataDir,
+        SECRETS_KEY: randomBytes(32).toString("base64"),
+        PORT: "0",
+        ROLE: "api",
+        LOG_LEVEL: "silent",
+      }),
+    );
+    expect(running.bootstrap).toEqual({ projectId: first.projectId, generated: false });
+  });
 });

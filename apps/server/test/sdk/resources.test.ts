@@ -8,6 +8,7 @@ import {
   NotFoundError,
   PagePromise,
 } from "@agent-platform/sdk";
+import { contractValidator } from "@agent-platform/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
@@ -170,7 +171,7 @@ describe("AgentPlatform resources", () => {
       baseUrl: t.url,
       apiKey: t.tenant.key,
       fetch: newerServer,
-      validateResponses: true,
+      validateResponses: contractValidator,
       onValidationIssue: (issue) => issues.push(issue.message),
     });
     const agent = await platform.agents.create({ name: "Validated", model: "builtin/echo" });

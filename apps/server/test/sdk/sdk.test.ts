@@ -1,4 +1,5 @@
-import { ApiError, createClient, paginate } from "@agent-platform/sdk";
+import { ApiError, paginate } from "@agent-platform/sdk";
+import { createClient } from "@agent-platform/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 

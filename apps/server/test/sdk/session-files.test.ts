@@ -1,4 +1,5 @@
-import { AgentPlatform, createClient, downloadWorkspaceFile } from "@agent-platform/sdk";
+import { AgentPlatform, downloadWorkspaceFile } from "@agent-platform/sdk";
+import { createClient } from "@agent-platform/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 

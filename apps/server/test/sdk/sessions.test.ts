@@ -1,9 +1,5 @@
-import {
-  AgentPlatform,
-  type SessionLogEvent,
-  SessionLogEventSchema,
-  type SessionStatusIdleEvent,
-} from "@agent-platform/sdk";
+import { AgentPlatform, type SessionLogEvent, type SessionStatusIdleEvent } from "@agent-platform/sdk";
+import { SessionLogEventSchema } from "@agent-platform/sdk/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";

@@ -55,6 +55,9 @@ describe("signed file URLs", () => {
     expect(expiresAt).toBeGreaterThan(before + (SKILL_FILE_URL_TTL_SECONDS - 5) * 1000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + SKILL_FILE_URL_TTL_SECONDS * 1000);
 
+    // The file path is one segment, as the document's `{path}` says; its literal-slash form is the same link.
+    expect(res.body.url).toContain("/versions/2/scripts%2Frun.py?expires=");
+    expect((await t.http.get(local(res.body.url).replace("%2F", "/"))).status).toBe(200);
     const file = await t.http.get(local(res.body.url));
     expect(file.status).toBe(200);
     expect(file.headers["content-type"]).toBe("text/x-python; charset=utf-8");
@@ -79,7 +82,7 @@ describe("signed file URLs", () => {
     const res = await t.http.get(`/v1/skills/${skillId}/files/${encoded}?version=1`).set(t.tenant.auth);
     expect(res.status).toBe(200);
     expect(res.body.path).toBe("docs/my notes #1?.md");
-    expect(res.body.url).toContain("/versions/1/docs/my%20notes%20%231%3F.md?expires=");
+    expect(res.body.url).toContain("/versions/1/docs%2Fmy%20notes%20%231%3F.md?expires=");
     const file = await t.http.get(local(res.body.url));
     expect(file.status).toBe(200);
     expect(file.headers["content-type"]).toBe("text/markdown; charset=utf-8");
@@ -129,7 +132,7 @@ describe("signed file URLs", () => {
     const badSignature = new URL(url);
     badSignature.searchParams.set("signature", flipped);
     const otherPath = new URL(url);
-    otherPath.pathname = otherPath.pathname.replace("scripts/run.py", "SKILL.md");
+    otherPath.pathname = otherPath.pathname.replace("scripts%2Frun.py", "SKILL.md");
     const otherVersion = new URL(url);
     otherVersion.pathname = otherVersion.pathname.replace("/versions/2/", "/versions/1/");
     const longer = new URL(url);
@@ -151,6 +154,11 @@ describe("signed file URLs", () => {
     expectEnvelope(await t.http.get(signed.url), 403, "signature.expired");
     const fresh = t.platform.ctx.signer.signPath(path, 60);
     expect((await t.http.get(fresh.url)).text).toBe("print('v2')\n");
+  });
+
+  it("still serves a link signed before paths were one segment (literal slashes), until it expires", async () => {
+    const legacy = t.platform.ctx.signer.signPath(`/v1/files/skills/${skillId}/versions/2/scripts/run.py`, 60);
+    expect((await t.http.get(legacy.url)).text).toBe("print('v2')\n");
   });
 
   it("is not reachable by another workspace, nor without a key", async () => {

@@ -46,7 +46,22 @@ describe("webhook deliveries", () => {
     const t = await startTestApp({ role: "all", env: { EGRESS_ALLOW_CIDRS: "", WEBHOOK_RETRY_DELAYS_MS: "" } });
     apps.push(t);
     receiver.received.length = 0;
-    const created = await createWebhook(t, t.tenant, { url: receiver.url, events: ["webhook.test"] });
+    // At write time, with the message a delivery would record.
+    const refused = await t.http
+      .post("/v1/webhooks")
+      .set(t.tenant.auth)
+      .send({ url: receiver.url, events: ["webhook.test"] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.issues[0].path).toBe("body.url");
+    expect(refused.body.error.message).toMatch(/loopback/i);
+    expect(refused.body.error.message).toContain("EGRESS_ALLOW_CIDRS");
+
+    // At delivery time, for a receiver whose address changed since (a name that did not resolve when written).
+    const created = await createWebhook(t, t.tenant, {
+      url: "https://receiver.invalid/hook",
+      events: ["webhook.test"],
+    });
+    await t.platform.ctx.db.prisma.webhookEndpoint.update({ where: { id: created.id }, data: { url: receiver.url } });
     await t.http.post(`/v1/webhooks/${created.id}/test`).set(t.tenant.auth);
     const recorded = await waitUntil("the refused attempt", async () => {
       const [delivery] = await deliveries(t, t.tenant, created.id);

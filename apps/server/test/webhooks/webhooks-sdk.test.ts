@@ -1,4 +1,5 @@
-import { createClient, verifyWebhook, WebhookVerificationError } from "@agent-platform/sdk";
+import { verifyWebhook, WebhookVerificationError } from "@agent-platform/sdk";
+import { createClient } from "@agent-platform/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { waitUntil } from "./helpers.js";

@@ -7,7 +7,9 @@ const ModelString = z
   .min(3)
   .max(200)
   .regex(/^[a-z][a-z0-9-]*\/\S+$/, "must be `<provider>/<model-id>`, e.g. `anthropic/claude-sonnet-4-5`")
-  .describe("`<provider>/<model-id>`: anthropic, openai, openai-compatible, or `builtin/echo`");
+  .describe(
+    "`<provider>/<model-id>`: anthropic, openai, openai-compatible, or `builtin/echo` and `builtin/script` (offline)",
+  );
 
 export const ModelObjectSchema = z
   .object({

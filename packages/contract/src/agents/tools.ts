@@ -63,7 +63,15 @@ export const CustomToolSchema = z
   .strict()
   .describe("A tool executed by the client's backend: the session pauses until `user.custom_tool_result`");
 
-export const AgentToolSchema = z.union([z.enum(BUILTIN_TOOL_NAMES), CustomToolSchema]);
+/** A misspelled built-in tool (`"webfetch"`) is answered with the valid names, not zod's bare "Invalid input". */
+export const AgentToolSchema = z.union([z.enum(BUILTIN_TOOL_NAMES), CustomToolSchema], {
+  errorMap: (issue, ctx) =>
+    issue.code === "invalid_union" && typeof ctx.data === "string"
+      ? {
+          message: `unknown built-in tool "${ctx.data}"; built-in tools: ${BUILTIN_TOOL_NAMES.join(", ")} (or a custom tool object)`,
+        }
+      : { message: ctx.defaultError },
+});
 
 export const ToolPolicySchema = z.enum(["always_allow", "always_ask"]);
 

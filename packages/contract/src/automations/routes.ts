@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ErrorCode } from "../common/errors.js";
+import { EmptyBodySchema } from "../common/fields.js";
 import { cursorPage } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
 import type { RouteDocMetadata } from "../openapi/operation-facts.js";
@@ -108,7 +109,7 @@ export const automationsContract = c.router(
       method: "POST",
       path: `${base}/:id/run`,
       pathParams: AutomationParams,
-      body: c.noBody(),
+      body: EmptyBodySchema,
       responses: { 202: RunAcceptedSchema },
       summary: "Fire the automation now",
       description:

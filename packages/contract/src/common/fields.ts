@@ -27,3 +27,6 @@ export function idOf(prefix: string) {
     .max(64)
     .describe(`\`${prefix}_\` id`);
 }
+
+/** The body of an action that takes no input: none, or an empty object; anything else is a 400 `request.invalid`. */
+export const EmptyBodySchema = z.object({}).strict().describe("Empty object (or no body)");

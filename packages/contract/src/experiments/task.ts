@@ -6,7 +6,9 @@ const ModelString = z
   .min(3)
   .max(200)
   .regex(/^[a-z][a-z0-9-]*\/\S+$/, "must be `<provider>/<model-id>`, e.g. `openai/gpt-4o-mini`")
-  .describe("`<provider>/<model-id>` (as an agent's `model`), e.g. `openai/gpt-4o-mini` or `builtin/echo`");
+  .describe(
+    "`<provider>/<model-id>` (as an agent's `model`), e.g. `openai/gpt-4o-mini`, `builtin/echo` or `builtin/script`",
+  );
 
 export const ModelTaskSchema = z
   .object({

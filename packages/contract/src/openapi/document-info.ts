@@ -73,7 +73,12 @@ export const TAGS: { name: string; description: string }[] = [
 
 export function documentInfo(): JsonObject {
   return {
-    info: { title: "Agent Platform API", version: API_VERSION, description: DESCRIPTION },
+    info: {
+      title: "Agent Platform API",
+      version: API_VERSION,
+      description: DESCRIPTION,
+      license: { name: "MIT", url: "https://opensource.org/licenses/MIT" },
+    },
     servers: [{ url: "/", description: "The server that serves this document" }],
     tags: TAGS,
     components: {

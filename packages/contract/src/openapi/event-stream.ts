@@ -8,7 +8,7 @@ export const EVENT_STREAM_DESCRIPTION = [
   "```",
   "id: <seq>",
   "event: <entry type, e.g. agent.message>",
-  "data: <the log entry as one line of JSON: a SessionLogEntry>",
+  "data: <the log entry as one line of JSON: a SessionLogEvent>",
   "",
   "```",
   "",
@@ -23,13 +23,13 @@ export const EVENT_STREAM_EXAMPLE = `${EXAMPLE_LOG_ENTRIES.map(
   (e) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`,
 ).join("")}: ping\n\n`;
 
-/** The `text/event-stream` media type: the frames as text, each `data:` line being a SessionLogEntry. */
+/** The `text/event-stream` media type: the frames as text, each `data:` line being a SessionLogEvent. */
 export function eventStreamMedia(): JsonObject {
   return {
     schema: {
       type: "string",
-      description: "SSE frames; the JSON of each `data:` line is a SessionLogEntry",
-      "x-event-schema": schemaRef("SessionLogEntry"),
+      description: "SSE frames; the JSON of each `data:` line is a SessionLogEvent",
+      "x-event-schema": schemaRef("SessionLogEvent"),
     },
     example: EVENT_STREAM_EXAMPLE,
   };

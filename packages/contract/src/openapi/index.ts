@@ -10,9 +10,13 @@ import { EVENT_STREAM_DESCRIPTION, eventStreamMedia } from "./event-stream.js";
 import { addExamples } from "./examples/add-examples.js";
 import { HEADERS, PARAMETERS, parameterRef, responseHeaders } from "./headers.js";
 import { isObject, type Json, type JsonObject } from "./json.js";
+import { closeLogUnion } from "./log-union.js";
 import { normalizeSchema } from "./nullable.js";
 import { operationFacts } from "./operation-facts.js";
 import { namePages } from "./page-models.js";
+import { withRequiredFlag } from "./request-body.js";
+import { addSchemaRules } from "./schema-rules.js";
+import { SYSTEM_TAG, systemPaths } from "./system-paths.js";
 
 export { API_VERSION };
 
@@ -73,6 +77,7 @@ function generate(): OpenApiDocument {
         ...operation,
         tags: [op.tag],
         description: operationDescription(op, route.description, isPaginated(responses)),
+        ...(operation.requestBody ? { requestBody: withRequiredFlag(operation.requestBody) } : {}),
         parameters: withHeaderParameters((operation.parameters ?? []) as JsonObject[], op.mutating, op.authenticated),
         responses: { ...successResponses(responses, route, op.mutating), ...errorResponses(op) },
         ...(op.authenticated ? {} : { security: [] }),
@@ -102,7 +107,10 @@ export function buildOpenApiDocument(): OpenApiDocument {
     parameters: PARAMETERS,
     headers: HEADERS,
   };
+  addSchemaRules((doc.components as JsonObject).schemas as Record<string, JsonObject>);
   addExamples(doc);
-  const { openapi, info, servers, security, tags, paths, components: all, ...rest } = doc;
+  doc.paths = { ...systemPaths(), ...doc.paths } as OpenApiDocument["paths"];
+  doc.tags = [...((doc.tags as JsonObject[]) ?? []), SYSTEM_TAG];
+  const { openapi, info, servers, security, tags, paths, components: all, ...rest } = closeLogUnion(doc);
   return { openapi, info, servers, security, tags, paths, components: all, ...rest } as OpenApiDocument;
 }

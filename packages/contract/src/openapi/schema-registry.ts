@@ -38,6 +38,7 @@ import {
 import { PutEgressPolicySchema, WorkspaceEgressPolicySchema } from "../governance/egress-policy.js";
 import { ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from "../platform/api-keys.js";
 import { PlatformContextSchema } from "../platform/context.js";
+import { HealthSchema, ReadinessSchema } from "../platform/health.js";
 import { CreateProjectSchema, ProjectSchema } from "../platform/projects.js";
 import { BudgetSchema, CreateBudgetSchema } from "../resources/budgets.js";
 import {
@@ -129,6 +130,8 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   Metadata: MetadataSchema,
   // platform
   PlatformContext: PlatformContextSchema,
+  Health: HealthSchema,
+  Readiness: ReadinessSchema,
   Project: ProjectSchema,
   CreateProjectRequest: request(CreateProjectSchema),
   ApiKey: ApiKeySchema,

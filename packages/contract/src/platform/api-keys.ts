@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idOf, Name, NullableTimestamp, Timestamp } from "../common/fields.js";
+import { EmptyBodySchema, idOf, Name, NullableTimestamp, Timestamp } from "../common/fields.js";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
 import { ApiKeyRoleSchema } from "./context.js";
@@ -48,7 +48,7 @@ export const apiKeysContract = c.router(
       method: "POST",
       path: "/v1/api-keys/:id/revoke",
       pathParams: z.object({ id: z.string() }),
-      body: c.noBody(),
+      body: EmptyBodySchema,
       responses: { 200: ApiKeySchema },
       summary: "Revoke an API key (admin key); it stops working at once",
     },

@@ -1,3 +1,4 @@
 export * from "./api-keys.js";
 export * from "./context.js";
+export * from "./health.js";
 export * from "./projects.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Description, idOf, Name, NullableTimestamp, Timestamp } from "../common/fields.js";
+import { Description, EmptyBodySchema, idOf, Name, NullableTimestamp, Timestamp } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
 import { cursorPage } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
@@ -112,7 +112,7 @@ export const environmentsContract = c.router(
       method: "POST",
       path: "/v1/projects/:projectId/environments/:id/archive",
       pathParams: ProjectItemParams,
-      body: c.noBody(),
+      body: EmptyBodySchema,
       responses: { 200: EnvironmentSchema },
       summary: "Archive an environment (not the project's default); new references to it are refused",
     },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Description, IdOrName, idOf, NullableTimestamp, Timestamp } from "../common/fields.js";
+import { Description, EmptyBodySchema, IdOrName, idOf, NullableTimestamp, Timestamp } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
@@ -139,7 +139,7 @@ export const serverlessToolsContract = c.router(
       method: "POST",
       path: "/v1/projects/:projectId/serverless-tools/:id/archive",
       pathParams: ProjectItemParams,
-      body: c.noBody(),
+      body: EmptyBodySchema,
       responses: { 200: ServerlessToolSchema },
       summary: "Archive a serverless tool; it can no longer be published or newly referenced",
     },

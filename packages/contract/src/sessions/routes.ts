@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EmptyBodySchema } from "../common/fields.js";
 import { cursorPage } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
 import type { RouteDocMetadata } from "../openapi/operation-facts.js";
@@ -98,7 +99,7 @@ export const sessionsContract = c.router(
       method: "POST",
       path: `${base}/:id/archive`,
       pathParams: SessionParams,
-      body: c.noBody(),
+      body: EmptyBodySchema,
       responses: { 200: SessionSchema },
       summary: "Archive a session (idempotent); it then refuses new events",
       description:

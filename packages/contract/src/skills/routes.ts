@@ -133,9 +133,10 @@ export const skillsContract = c.router(
       pathParams: SkillIdParams.extend({ version: z.coerce.number().int().min(1), path: FilePathParam }),
       query: SkillFileDownloadQuerySchema,
       responses: {
+        // Any media type: the file's own (`text/markdown; charset=utf-8`, `text/x-python; charset=utf-8`, …).
         200: c.otherResponse({
-          contentType: "application/octet-stream",
-          body: FileBytes.describe("The raw file, with its own `Content-Type`"),
+          contentType: "*/*",
+          body: FileBytes.describe("The raw file, with its own `Content-Type` (`text/markdown`, `text/x-python`, …)"),
         }),
       },
       summary: "Download a skill file through a signed URL (no API key)",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EmptyBodySchema } from "../common/fields.js";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
 import type { RouteDocMetadata } from "../openapi/operation-facts.js";
@@ -62,7 +63,7 @@ export const webhooksContract = c.router(
       method: "POST",
       path: "/v1/webhooks/:id/rotate-secret",
       pathParams: WebhookParams,
-      body: c.noBody(),
+      body: EmptyBodySchema,
       responses: { 200: RotatedWebhookSecretSchema },
       summary: "Rotate a webhook endpoint's signing secret (admin key)",
       description:
@@ -73,7 +74,7 @@ export const webhooksContract = c.router(
       method: "POST",
       path: "/v1/webhooks/:id/test",
       pathParams: WebhookParams,
-      body: c.noBody(),
+      body: EmptyBodySchema,
       responses: { 202: WebhookDeliverySchema },
       summary: "Send a `webhook.test` event to the endpoint (admin key)",
     },
@@ -89,7 +90,7 @@ export const webhooksContract = c.router(
       method: "POST",
       path: "/v1/webhooks/:id/deliveries/:deliveryId/redeliver",
       pathParams: DeliveryParams,
-      body: c.noBody(),
+      body: EmptyBodySchema,
       responses: { 202: WebhookDeliverySchema },
       summary: "Deliver an event again, as a new delivery with the same event id (admin key)",
       metadata: { errors: ["webhook.delivery_not_found"] } satisfies RouteDocMetadata,

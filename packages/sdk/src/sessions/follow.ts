@@ -1,5 +1,5 @@
-import type { SessionLogEvent } from "@agent-platform/contract";
 import { apiErrorOf, ConnectionError } from "../errors.js";
+import type { SessionLogEvent } from "../generated/api.js";
 import { fillPath } from "../request-path.js";
 import { backoffDelay, sleep } from "../retry.js";
 import { parseSse } from "../sse.js";

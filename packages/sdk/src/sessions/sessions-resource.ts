@@ -1,20 +1,17 @@
+import type { ApiPromise, PagePromise } from "../api-promise.js";
 import type {
-  Contract,
-  SessionEventListQuery,
+  IngestAcknowledgement,
   SessionLogEvent,
   SessionStatusIdleEvent,
-  UserEventSchema,
-} from "@agent-platform/contract";
-import type { z } from "zod";
-import type { ApiPromise, PagePromise } from "../api-promise.js";
+  SessionsListEventsQuery,
+  SessionsMethods,
+  UserEvent,
+} from "../generated/api.js";
 import type { ResourceClient } from "../resources.js";
-import type { Resource, RouteOutput } from "../route-types.js";
 import type { RequestOptions, TransportConfig } from "../transport.js";
 import { type FollowOptions, followSession } from "./follow.js";
 import { type SendableEvent, withIdempotencyKeys } from "./send.js";
 import { type WaitForIdleOptions, waitForIdle } from "./wait-for-idle.js";
-
-export type IngestAcknowledgement = RouteOutput<Contract["sessions"]["ingestEvents"]>;
 
 /** A page of the log with typed entries. */
 export interface SessionLogPage {
@@ -23,7 +20,7 @@ export interface SessionLogPage {
   nextAfterSeq: number;
 }
 
-type Generated = Omit<Resource<Contract["sessions"]>, "streamEvents" | "listEvents">;
+type Generated = SessionsMethods;
 
 export interface SessionsResource extends Generated {
   /**
@@ -32,7 +29,7 @@ export interface SessionsResource extends Generated {
    */
   listEvents(
     sessionId: string,
-    query?: z.input<typeof SessionEventListQuery>,
+    query?: SessionsListEventsQuery,
     options?: RequestOptions,
   ): PagePromise<SessionLogPage, SessionLogEvent>;
   /**
@@ -64,7 +61,7 @@ export interface SessionsResource extends Generated {
   ): ApiPromise<IngestAcknowledgement>;
 }
 
-type UserEventInput = z.input<typeof UserEventSchema>;
+type UserEventInput = UserEvent;
 
 export function sessionsResource(
   client: ResourceClient,

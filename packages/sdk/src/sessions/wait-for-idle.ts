@@ -1,5 +1,5 @@
-import type { SessionStatusIdleEvent } from "@agent-platform/contract";
 import { TimeoutError } from "../errors.js";
+import type { SessionStatusIdleEvent } from "../generated/api.js";
 import type { RequestOptions } from "../transport.js";
 import { type FollowClient, followSession } from "./follow.js";
 import type { SessionsResource } from "./sessions-resource.js";

@@ -16,10 +16,11 @@ const SKILL_ID = "skill_01JD3ZQ1A3B5C7D9E1F3G5H7J9";
 const AGENT_CONFIG = {
   name: "Support triage",
   description: "Reads new tickets and drafts a first answer",
-  model: "anthropic/claude-sonnet-4-5",
+  // A model every install has, so that the example works as is from /docs ("Try it out").
+  model: "builtin/script",
   system: "You triage customer support tickets. Label each ticket and draft a short, friendly first answer.",
   tools: ["web_fetch"],
-  toolPermissions: { tickets__close_ticket: "always_ask" },
+  toolPermissions: { web_fetch: "always_ask" },
   metadata: { team: "support" },
 };
 
@@ -108,13 +109,8 @@ const SKILL: JsonObject = {
 export const HAND_WRITTEN_EXAMPLES: Record<string, OperationExamples> = {
   "agents.create": {
     parameters: { projectId: PROJECT_ID },
-    request: {
-      ...AGENT_CONFIG,
-      mcpServers: [
-        { name: "tickets", url: "https://mcp.example.com/tickets", headers: { Authorization: "Bearer tk_live_…" } },
-      ],
-    },
-    response: { ...AGENT, version: 1, updatedAt: AGENT.createdAt },
+    request: AGENT_CONFIG,
+    response: { ...AGENT, version: 1, mcpServers: [], skills: [], updatedAt: AGENT.createdAt },
   },
   "agents.get": { parameters: { projectId: PROJECT_ID, id: AGENT_ID }, response: AGENT },
   "agents.list": {
