@@ -1,6 +1,6 @@
-import type { PendingAction } from "@agent-platform/sdk";
 import { useState } from "react";
 import { ErrorNote } from "../components/query-state.js";
+import type { PendingAction } from "./pending.js";
 import { useSessionAction } from "./use-session-action.js";
 
 /** Approve/deny a tool use that waits for confirmation, or answer a custom tool with its output. */

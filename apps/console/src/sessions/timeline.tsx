@@ -1,9 +1,9 @@
-import type { PendingAction } from "@agent-platform/sdk";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Markdown } from "../components/markdown.js";
 import { formatTime } from "../lib/format.js";
 import { EventRow } from "./event-row.js";
+import type { PendingAction } from "./pending.js";
 import type { TimelineRow } from "./timeline-rows.js";
 import { ToolRow } from "./tool-row.js";
 
