@@ -31,7 +31,7 @@ export function systemPaths(): Record<string, JsonObject> {
       {
         "200": json("Ready", schemaRef("Readiness"), {
           status: "ready",
-          checks: { database: "ok", listener: "ok", jobs: "ok" },
+          checks: { database: "ok", listener: "ok" },
         }),
         "503": json("Not ready", schemaRef("Readiness"), {
           status: "unavailable",

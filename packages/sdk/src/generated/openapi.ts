@@ -4429,8 +4429,7 @@ export interface operations {
                      *       "status": "ready",
                      *       "checks": {
                      *         "database": "ok",
-                     *         "listener": "ok",
-                     *         "jobs": "ok"
+                     *         "listener": "ok"
                      *       }
                      *     }
                      */
