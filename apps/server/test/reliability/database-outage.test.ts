@@ -61,7 +61,9 @@ describe("a database outage", () => {
       const res = await t.http.get("/readyz");
       return res.status === 200 ? res : undefined;
     });
-    expect(ready.body).toEqual({ status: "ready", checks: { database: "ok", listener: "ok", jobs: "ok" } });
+    expect(ready.body).toMatchObject({ status: "ready", checks: { database: "ok", listener: "ok", jobs: "ok" } });
+    // Information only: whether this worker's browsers can be confined here (it never makes the process unready).
+    expect(ready.body.details.browser).toMatch(/^(confined|unconfined|off)/);
     const after = await t.http.get(`${tenant.base}/agents/${before.id}`).set(tenant.auth);
     expect(after.status).toBe(200);
     expect(after.body.name).toBe("before the outage");

@@ -17,6 +17,13 @@ export const ReadinessSchema = z
         "Each part's state: `ok`, or what is wrong (`database`: `unreachable`; `listener`: `reconnecting`; `jobs`: why the " +
           "job runner cannot claim work). Only the parts this process runs are listed.",
       ),
+    details: z
+      .record(z.string())
+      .optional()
+      .describe(
+        "Information that does not decide readiness, e.g. `browser`: whether the browser tool can run confined on this " +
+          "host (worker processes).",
+      ),
   })
   .passthrough()
   .describe("Whether this process can serve requests: `ready` (200) or `unavailable` (503)");

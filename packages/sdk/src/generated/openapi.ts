@@ -3339,6 +3339,10 @@ export interface components {
             checks: {
                 [key: string]: string;
             };
+            /** @description Information that does not decide readiness, e.g. `browser`: whether the browser tool can run confined on this host (worker processes). */
+            details?: {
+                [key: string]: string;
+            };
         } & {
             [key: string]: unknown;
         };

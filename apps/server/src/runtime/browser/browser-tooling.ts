@@ -39,6 +39,8 @@ export function createBrowserTooling(ctx: AppContext): BrowserTooling {
     idleTimeoutMs: settings.idleTimeoutMs,
     logger: ctx.logger,
   });
+  // Information for operators (a worker without a browser still works): not a readiness check.
+  ctx.readiness.addDetail("browser", async () => describeConfinement(await selfHosted.confinement()));
   const tooling: BrowserTooling = {
     contexts,
     settings,
@@ -47,4 +49,17 @@ export function createBrowserTooling(ctx: AppContext): BrowserTooling {
     tool: () => browserTool(tooling),
   };
   return tooling;
+}
+
+function describeConfinement(confinement: ChromiumConfinement): string {
+  switch (confinement.state) {
+    case "confined":
+      return confinement.chromiumSandbox
+        ? "confined: bubblewrap boundary and Chromium's sandbox"
+        : "confined: bubblewrap boundary only (BROWSER_CONFINEMENT=boundary)";
+    case "unconfined":
+      return "unconfined (BROWSER_CONFINEMENT=none)";
+    case "refused":
+      return `off: ${confinement.reason}`;
+  }
 }
