@@ -8,6 +8,7 @@ import { type ExecutionEnvironment, loadExecutionEnvironment } from "../../envir
 import { checkEgress, loadWorkspaceEgressPolicy, mergeEgressPolicies } from "../../governance/index.js";
 import { startEgressProxy } from "../../lib/outbound/index.js";
 import { Slots } from "../../lib/slots.js";
+import { existingSessionIds, sessionEnvironment } from "../../sessions/index.js";
 import { openVaultSecrets } from "../../vaults/index.js";
 import {
   loadWorkspaceSnapshot,
@@ -195,11 +196,7 @@ export class CodeExecution {
     const entries = await readdir(this.settings.root, { withFileTypes: true }).catch(() => []);
     const ids = entries.filter((e) => e.isDirectory() && /^sess_[A-Za-z0-9]+$/.test(e.name)).map((e) => e.name);
     if (ids.length === 0) return 0;
-    const { rows } = await this.ctx.db.pool.query<{ id: string }>(
-      'SELECT "id" FROM sessions WHERE "id" = ANY($1::text[])',
-      [ids],
-    );
-    const alive = new Set(rows.map((r) => r.id));
+    const alive = await existingSessionIds(this.ctx.db.pool, ids);
     let removed = 0;
     for (const id of ids) {
       if (this.touched.has(id) || this.prepared.has(id)) continue;
@@ -226,11 +223,8 @@ export class CodeExecution {
   }
 
   private async environmentOf(sessionId: string, projectId: string): Promise<ExecutionEnvironment> {
-    const { rows } = await this.ctx.db.pool.query<{ environmentId: string | null }>(
-      'SELECT "environmentId" FROM sessions WHERE "id" = $1',
-      [sessionId],
-    );
-    return loadExecutionEnvironment(this.ctx.db.prisma, projectId, rows[0]?.environmentId ?? null);
+    const session = await sessionEnvironment(this.ctx.db.pool, sessionId);
+    return loadExecutionEnvironment(this.ctx.db.prisma, projectId, session?.environmentId ?? null);
   }
 
   private async saveOutputs(sessionId: string, projectId: string, files: TarEntry[]): Promise<void> {

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 
 export interface NewEvent {
   type: string;

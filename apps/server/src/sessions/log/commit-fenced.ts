@@ -9,10 +9,10 @@ import {
   EVENT_CREATED_AT,
   type EventRow,
   type NewEvent,
-  SESSION_TURN_KIND,
   type StoredEvent,
   toWireEvent,
-} from "../../sessions/index.js";
+} from "./event-log.js";
+import { SESSION_TURN_KIND } from "./turn-job.js";
 
 /** The claim a worker pass holds on a session: the lease token of its `session.turn` job. */
 export interface Lease {

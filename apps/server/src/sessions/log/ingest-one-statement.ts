@@ -1,15 +1,13 @@
 import type { UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
-import { newId } from "../ids.js";
-import { JOBS_CHANNEL } from "../jobs/index.js";
-import { prepared } from "../lib/prepared.js";
-import { activeTraceparent } from "../lib/telemetry/instruments.js";
+import { newId } from "../../ids.js";
+import { prepared } from "../../lib/prepared.js";
 import { EVENT_CREATED_AT, type EventRow } from "./event-log.js";
 import type { IngestResult } from "./ingest-events.js";
 import type { LocalTurnSlot } from "./local-turns.js";
 import { loopSettingsJsonSql, type SessionLoopSettings } from "./loop-settings.js";
-import { requestLeasedTurnCtes, requestTurnCtes } from "./request-turn.js";
-import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
+import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row.js";
+import { requestLeasedTurnCtes, requestTurnCtes } from "./turn-job.js";
 import { toNewEvent } from "./user-events.js";
 
 interface Row extends SessionRow {
@@ -47,13 +45,11 @@ export async function ingestInOneStatement(
     entries.map((e) => e.type),
     entries.map((e) => JSON.stringify(e.payload ?? {})),
     entries.map((e) => e.idempotencyKey ?? null),
-    JOBS_CHANNEL,
-    activeTraceparent(),
   ];
-  if (slot) values.push(slot.cachedSeq, slot.token, slot.leaseMs);
+  const at = (value: unknown) => `$${values.push(value)}`;
   const request = slot
-    ? requestLeasedTurnCtes(`SELECT "id" AS "key", "base" = $10 AS "leased" FROM bump`, "$8", "$9", "$11", "$12")
-    : requestTurnCtes('SELECT "id" FROM bump', "$8", "$9");
+    ? requestLeasedTurnCtes(`SELECT "id" AS "key", "base" = ${at(slot.cachedSeq)} AS "leased" FROM bump`, at, slot)
+    : requestTurnCtes('SELECT "id" FROM bump', at);
   let rows: Row[];
   try {
     ({ rows } = await pool.query<Row>(
