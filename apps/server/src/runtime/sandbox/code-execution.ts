@@ -4,12 +4,7 @@ import type { AppContext } from "../../context.js";
 import { type ExecutionEnvironment, loadExecutionEnvironment } from "../../environments/index.js";
 import { Slots } from "../../lib/slots.js";
 import { existingSessionIds, sessionEnvironment } from "../../sessions/index.js";
-import {
-  loadWorkspaceSnapshot,
-  readTar,
-  saveWorkspaceSnapshot,
-  workspaceGeneration,
-} from "../../workspaces/index.js";
+import { loadWorkspaceSnapshot, readTar, saveWorkspaceSnapshot, workspaceGeneration } from "../../workspaces/index.js";
 import type { SessionRuntimeInfo } from "../tools/types.js";
 import { callEgressBridge, packageEgressBridge } from "./egress-bridge.js";
 import { PackageLayers } from "./package-layers.js";
