@@ -32,6 +32,7 @@ import type { Telemetry } from "./lib/telemetry/telemetry.js";
 import { memoryStoreRoutes } from "./memory-stores/routes.js";
 import { platformRoutes } from "./platform/routes.js";
 import { serverlessToolRoutes } from "./serverless-tools/routes.js";
+import type { LocalTurnsLink } from "./sessions/index.js";
 import { sessionRoutes } from "./sessions/routes.js";
 import { skillFileDownloads } from "./skills/file-links.js";
 import { registerSkillsRoutes } from "./skills/routes.js";
@@ -40,7 +41,12 @@ import { webhookRoutes } from "./webhooks/index.js";
 import { registerSessionFileRoutes } from "./workspaces/routes.js";
 
 /** `telemetry`: when on, a span and a duration per request, and `GET /metrics` when Prometheus is asked for. */
-export function createApp(ctx: AppContext, telemetry?: Pick<Telemetry, "enabled" | "prometheus">): express.Express {
+export function createApp(
+  ctx: AppContext,
+  telemetry?: Pick<Telemetry, "enabled" | "prometheus">,
+  /** This process's turn slots, connected by `startBackground` when the process also runs jobs (`ROLE=all`). */
+  localTurns?: LocalTurnsLink,
+): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -67,7 +73,10 @@ export function createApp(ctx: AppContext, telemetry?: Pick<Telemetry, "enabled"
   // Express tries routes in registration order, so the busiest come first. The hottest routes (event ingestion and log
   // reads) skip response re-validation: their bodies are built field by field by the session serializers, and
   // test/sessions/sessions-contract.test.ts checks them against the contract.
-  createExpressEndpoints(contract.sessions, sessionRoutes(ctx), app, { ...options, responseValidation: false });
+  createExpressEndpoints(contract.sessions, sessionRoutes(ctx, localTurns), app, {
+    ...options,
+    responseValidation: false,
+  });
   createExpressEndpoints(contract.agents, agentRoutes(ctx), app, options);
   const platform = platformRoutes(ctx);
   createExpressEndpoints(contract.platform, platform.platform, app, options);

@@ -2,13 +2,14 @@ import { automationJobKinds } from "./automations/index.js";
 import type { AppContext } from "./context.js";
 import { experimentCaseKind } from "./experiments/index.js";
 import { startIdempotencyCleanup } from "./http/idempotency-cleanup.js";
-import { type JobKind, JobRunner } from "./jobs/index.js";
+import { type AnyJobKind, JobRunner } from "./jobs/index.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { measure } from "./lib/telemetry/instruments.js";
 import { observeJobQueue } from "./lib/telemetry/telemetry.js";
 import { startRetention } from "./retention.js";
 import { sessionTurns } from "./runtime/turns/index.js";
+import type { LocalTurnsLink } from "./sessions/index.js";
 import { webhookDeliveryKind } from "./webhooks/index.js";
 
 /**
@@ -16,21 +17,17 @@ import { webhookDeliveryKind } from "./webhooks/index.js";
  * idempotent responses, retention of automation runs and webhook deliveries). The
  * runner stops first (draining runs in progress for `WORKER_DRAIN_MS`), then the housekeeping and the browsers.
  */
-export async function startBackground(ctx: AppContext): Promise<Stoppable> {
+export async function startBackground(ctx: AppContext, localTurns?: LocalTurnsLink): Promise<Stoppable> {
   let runner: JobRunner | undefined;
   const turns = sessionTurns(ctx, () => runner!);
   // Every kind holds the workers' lease (`WORKER_LEASE_MS`, read with the turns' settings): a worker that dies leaves
   // each of its jobs to another worker once it expires. A run renews it every third of it however long it takes.
   const { leaseMs } = turns.kind;
-  const kinds: JobKind<never>[] = [
-    turns.kind as JobKind<never>,
+  const kinds: AnyJobKind[] = [
+    turns.kind,
     ...automationJobKinds(ctx, leaseMs),
-    experimentCaseKind(
-      ctx,
-      integerSetting(ctx.config.env, "EXPERIMENT_CASE_CONCURRENCY", 16, 1, 256),
-      leaseMs,
-    ) as JobKind<never>,
-    webhookDeliveryKind(ctx, leaseMs) as JobKind<never>,
+    experimentCaseKind(ctx, integerSetting(ctx.config.env, "EXPERIMENT_CASE_CONCURRENCY", 16, 1, 256), leaseMs),
+    webhookDeliveryKind(ctx, leaseMs),
   ];
   runner = new JobRunner({
     pool: ctx.db.pool,
@@ -47,7 +44,7 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
   // process would then simply exit (status 0, nothing logged).
   const keepAlive = setInterval(() => {}, 2 ** 31 - 1);
   // Ingestion in this process starts a session's turn here when a slot is free (ROLE=all).
-  ctx.localTurns = turns.localTurns;
+  localTurns?.connect(turns.localTurns);
   observeJobQueue(
     ctx.db.pool,
     kinds.map((k) => k.kind),
@@ -57,7 +54,7 @@ export async function startBackground(ctx: AppContext): Promise<Stoppable> {
   ctx.logger.info({ kinds: kinds.map((k) => ({ kind: k.kind, concurrency: k.concurrency })) }, "job runner started");
   return {
     async stop() {
-      ctx.localTurns = undefined;
+      localTurns?.disconnect();
       clearInterval(keepAlive);
       unregister();
       await runner.stop();

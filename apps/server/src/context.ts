@@ -7,7 +7,6 @@ import type { UrlSigner } from "./crypto/url-signer.js";
 import type { Outbound } from "./lib/outbound/index.js";
 import type { PgListener } from "./lib/pg-listener.js";
 import type { Readiness } from "./lib/readiness.js";
-import type { LocalTurns } from "./sessions/local-turns.js";
 
 /** What services need from the process: database, configuration, logger and keys. Built once in main. */
 export interface AppContext {
@@ -22,8 +21,6 @@ export interface AppContext {
   outbound: Outbound;
   /** The process's one LISTEN connection, shared by everything that waits on notifications. */
   listener: PgListener;
-  /** Set while this process's job runner runs (`ROLE=all`): ingestion starts a session's turn here when it can. */
-  localTurns?: LocalTurns;
   /** What `/readyz` checks besides the database (the listener, the job runner): each part registers itself. */
   readiness: Readiness;
   /** Aborted when the process starts shutting down: long-lived responses (SSE) end cleanly so clients resume elsewhere. */

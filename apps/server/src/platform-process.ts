@@ -20,6 +20,7 @@ import { activeTraceIds, measure } from "./lib/telemetry/instruments.js";
 import { observePool, startTelemetry } from "./lib/telemetry/telemetry.js";
 import { createLogger } from "./logger.js";
 import { resolveSecretsKey } from "./secrets-key.js";
+import { localTurnsLink } from "./sessions/index.js";
 
 export interface RunningPlatform {
   ctx: AppContext;
@@ -76,12 +77,14 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     chmodSync(file, 0o600);
   }
 
+  // Ingestion (the HTTP API) starts a turn in this process's job runner when it runs one (`ROLE=all`).
+  const localTurns = localTurnsLink();
   const shutdownGraceMs = integerSetting(config.env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000);
   let server: Server | undefined;
   let url: string | undefined;
   if (config.role !== "worker") {
     apiKeys.listen(listener);
-    const app = createApp(ctx, telemetry);
+    const app = createApp(ctx, telemetry, localTurns);
     server = await new Promise<Server>((ok, fail) => {
       const s = app.listen(config.port, config.host, () => ok(s));
       s.once("error", fail);
@@ -92,7 +95,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     config.publicUrl ??= url;
   }
   let background: Stoppable | undefined;
-  if (config.role !== "api") background = await startBackground(ctx);
+  if (config.role !== "api") background = await startBackground(ctx, localTurns);
 
   let closing: Promise<void> | undefined;
   return {

@@ -5,7 +5,7 @@
 // `jobs`, payload `<kind>|<due epoch ms>|<key>`); a worker that is down finds it due when it starts. The schedule job
 // then fires `to` through its normal path: prepare, fenced commit of the run, `nextFireAt` advanced.
 import type pg from "pg";
-import { SCHEDULE_KIND } from "../../src/automations/job-names.js";
+import { SCHEDULE_JOB } from "../../src/automations/job-types.js";
 import { JOBS_CHANNEL } from "../../src/jobs/index.js";
 import { isDatabaseUnavailable } from "../../src/lib/database-unavailable.js";
 
@@ -35,7 +35,7 @@ function fastForwardOnce(db: Pick<pg.Pool, "query">) {
          RETURNING "kind", "key", "dueAt"
        )
        SELECT pg_notify($3, "kind" || '|' || (EXTRACT(EPOCH FROM "dueAt") * 1000)::bigint || '|' || "key") FROM due`,
-      [SCHEDULE_KIND, automationId, JOBS_CHANNEL, dueInMs],
+      [SCHEDULE_JOB.kind, automationId, JOBS_CHANNEL, dueInMs],
     );
     if (due.rowCount !== 1) throw new Error(`fast-forward: automation ${automationId} has no schedule job`);
   };

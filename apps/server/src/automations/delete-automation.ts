@@ -2,7 +2,7 @@ import type pg from "pg";
 import { notFound } from "../http/app-error.js";
 import { cancelJob } from "../jobs/index.js";
 import { inTransaction } from "../lib/transaction.js";
-import { QUEUED_KIND, SCHEDULE_KIND } from "./job-names.js";
+import { QUEUED_JOB, SCHEDULE_JOB } from "./job-types.js";
 
 /**
  * Deletes the automation with its run records (cascade) and removes its schedule in the same transaction: from the
@@ -16,7 +16,7 @@ export async function deleteAutomation(pool: pg.Pool, projectId: string, id: str
       projectId,
     ]);
     if (!rowCount) throw notFound("automation.not_found", "Automation", id);
-    await cancelJob(client, SCHEDULE_KIND, id);
-    await cancelJob(client, QUEUED_KIND, id);
+    await cancelJob(client, SCHEDULE_JOB, id);
+    await cancelJob(client, QUEUED_JOB, id);
   });
 }

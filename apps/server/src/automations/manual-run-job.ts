@@ -6,10 +6,9 @@ import { sameRevision } from "./automation-row.js";
 import { loadAutomation } from "./automation-store.js";
 import { commitFiring, recordError } from "./firing/commit-firing.js";
 import { prepareFiring } from "./firing/prepare-firing.js";
-import { MANUAL_RUN_KIND } from "./job-names.js";
+import { MANUAL_RUN_JOB } from "./job-types.js";
 
-const ManualRunPayload = z.object({ automationId: z.string().min(1) });
-type ManualRun = z.infer<typeof ManualRunPayload>;
+type ManualRun = z.infer<typeof MANUAL_RUN_JOB.payload>;
 
 const MAX_PREPARATIONS = 5;
 
@@ -20,8 +19,7 @@ const MAX_PREPARATIONS = 5;
  */
 export function automationManualRunKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<ManualRun> {
   return {
-    kind: MANUAL_RUN_KIND,
-    payload: ManualRunPayload,
+    ...MANUAL_RUN_JOB,
     concurrency,
     leaseMs,
     retry: { maxAttempts: 5, backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000, jitter: 0.2 }) },

@@ -1,14 +1,13 @@
-import { z } from "zod";
 import type { AppContext } from "../context.js";
 import { newId } from "../ids.js";
-import { type JobKind, type JobOutcome, RETRY_FOREVER, type RunningJob } from "../jobs/index.js";
+import { type JobKind, type JobOutcome, type NoPayload, RETRY_FOREVER, type RunningJob } from "../jobs/index.js";
 import { subscribeSessionEvents } from "../sessions/index.js";
 import { sameRevision } from "./automation-row.js";
 import { loadAutomation } from "./automation-store.js";
 import { commitFiring } from "./firing/commit-firing.js";
 import { previousSessionAtWork } from "./firing/overlap.js";
 import { prepareFiring } from "./firing/prepare-firing.js";
-import { QUEUED_KIND } from "./job-names.js";
+import { QUEUED_JOB } from "./job-types.js";
 
 /** How long one run waits before handing its slot back (it is due again at once, behind other waiting firings). */
 const WAIT_PER_RUN_MS = 60_000;
@@ -21,10 +20,9 @@ const RECHECK_MS = 10_000;
  * session is no longer at work, for the schedule time it was queued for. The wait holds a slot of this kind only (the
  * schedules keep firing) and at most `WAIT_PER_RUN_MS` at a time.
  */
-export function automationQueuedKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<object> {
+export function automationQueuedKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<NoPayload> {
   return {
-    kind: QUEUED_KIND,
-    payload: z.object({}).passthrough(),
+    ...QUEUED_JOB,
     concurrency,
     leaseMs,
     retry: RETRY_FOREVER,
@@ -32,7 +30,7 @@ export function automationQueuedKind(ctx: AppContext, concurrency: number, lease
   };
 }
 
-async function fireWhenFree(ctx: AppContext, job: RunningJob<object>): Promise<JobOutcome> {
+async function fireWhenFree(ctx: AppContext, job: RunningJob<NoPayload>): Promise<JobOutcome> {
   const deadline = Date.now() + WAIT_PER_RUN_MS;
   const follower = new SessionFollower(ctx);
   try {

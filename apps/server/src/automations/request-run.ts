@@ -2,7 +2,7 @@ import type pg from "pg";
 import { newId } from "../ids.js";
 import { enqueueJob } from "../jobs/index.js";
 import { requireAutomation } from "./automation-store.js";
-import { MANUAL_RUN_KIND } from "./job-names.js";
+import { MANUAL_RUN_JOB } from "./job-types.js";
 
 /**
  * A manual run (spec rule 4): recorded durably as a job keyed by the id its run record will take, so it survives a
@@ -15,6 +15,6 @@ export async function requestManualRun(
 ): Promise<{ accepted: true; runId: string }> {
   await requireAutomation(pool, projectId, automationId);
   const runId = newId("automationRun");
-  await enqueueJob(pool, { kind: MANUAL_RUN_KIND, key: runId, payload: { automationId } });
+  await enqueueJob(pool, MANUAL_RUN_JOB, { key: runId, payload: { automationId } });
   return { accepted: true, runId };
 }

@@ -1,13 +1,19 @@
-import { z } from "zod";
 import type { AppContext } from "../context.js";
 import { newId } from "../ids.js";
-import { enqueueJob, type JobKind, type JobOutcome, RETRY_FOREVER, type RunningJob } from "../jobs/index.js";
+import {
+  enqueueJob,
+  type JobKind,
+  type JobOutcome,
+  type NoPayload,
+  RETRY_FOREVER,
+  type RunningJob,
+} from "../jobs/index.js";
 import { sameRevision } from "./automation-row.js";
 import { loadAutomation } from "./automation-store.js";
 import { commitFiring, recordError } from "./firing/commit-firing.js";
 import { previousSessionAtWork } from "./firing/overlap.js";
 import { prepareFiring } from "./firing/prepare-firing.js";
-import { QUEUED_KIND, SCHEDULE_KIND } from "./job-names.js";
+import { QUEUED_JOB, SCHEDULE_JOB } from "./job-types.js";
 import { dueTime, planFiring } from "./schedule/plan.js";
 import { rowSchedule } from "./schedule-settings.js";
 
@@ -21,10 +27,9 @@ const MAX_PREPARATIONS = 5;
  * transaction, and asks to run again at the next due time. It never gives up: a failure (the database unreachable)
  * is retried with backoff up to a minute, and the firing is idempotent (one run per schedule time).
  */
-export function automationScheduleKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<object> {
+export function automationScheduleKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<NoPayload> {
   return {
-    kind: SCHEDULE_KIND,
-    payload: z.object({}).passthrough(),
+    ...SCHEDULE_JOB,
     concurrency,
     leaseMs,
     retry: RETRY_FOREVER,
@@ -32,7 +37,7 @@ export function automationScheduleKind(ctx: AppContext, concurrency: number, lea
   };
 }
 
-async function fireSchedule(ctx: AppContext, job: RunningJob<object>): Promise<JobOutcome> {
+async function fireSchedule(ctx: AppContext, job: RunningJob<NoPayload>): Promise<JobOutcome> {
   for (let attempt = 0; attempt < MAX_PREPARATIONS; attempt++) {
     const row = await loadAutomation(ctx.db.pool, job.key);
     const schedule = row?.enabled && row.nextFireAt ? rowSchedule(row) : null;
@@ -63,7 +68,7 @@ async function fireSchedule(ctx: AppContext, job: RunningJob<object>): Promise<J
           locked.id,
           firing.scheduledFor,
         ]);
-        await enqueueJob(client, { kind: QUEUED_KIND, key: locked.id });
+        await enqueueJob(client, QUEUED_JOB, { key: locked.id });
       } else {
         const why =
           locked.overlap === "queue_one"

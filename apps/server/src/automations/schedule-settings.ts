@@ -3,7 +3,7 @@ import type pg from "pg";
 import { invalidRequest } from "../http/error-envelope.js";
 import { cancelJob, enqueueJob } from "../jobs/index.js";
 import type { AutomationRow } from "./automation-row.js";
-import { QUEUED_KIND, SCHEDULE_KIND } from "./job-names.js";
+import { QUEUED_JOB, SCHEDULE_JOB } from "./job-types.js";
 import { type CronSchedule, compileCron, ScheduleError } from "./schedule/cron.js";
 import { dueTime } from "./schedule/plan.js";
 
@@ -71,9 +71,9 @@ export async function armSchedule(client: Queryable, row: AutomationRow): Promis
   const schedule = row.nextFireAt ? rowSchedule(row) : null;
   if (schedule && row.nextFireAt) {
     const runAt = dueTime(schedule, row.id, row.jitterSeconds ?? 0, row.nextFireAt);
-    await enqueueJob(client, { kind: SCHEDULE_KIND, key: row.id, runAt });
+    await enqueueJob(client, SCHEDULE_JOB, { key: row.id, runAt });
   } else {
-    await cancelJob(client, SCHEDULE_KIND, row.id);
+    await cancelJob(client, SCHEDULE_JOB, row.id);
   }
-  if (!row.nextFireAt || row.overlap !== "queue_one") await cancelJob(client, QUEUED_KIND, row.id);
+  if (!row.nextFireAt || row.overlap !== "queue_one") await cancelJob(client, QUEUED_JOB, row.id);
 }

@@ -1,14 +1,13 @@
-import { z } from "zod";
 import { recordUsages } from "../budgets/index.js";
 import type { AppContext } from "../context.js";
-import { exponentialBackoff, type JobKind, type RunningJob } from "../jobs/index.js";
+import { exponentialBackoff, type JobKind, type NoPayload, type RunningJob } from "../jobs/index.js";
 import { providerSettingsOf } from "../models/index.js";
 import type { CaseResult, TaskOutcome } from "./cases/case-outcome.js";
 import { runAgentCase } from "./cases/run-agent-case.js";
 import { runModelCase } from "./cases/run-model-case.js";
 import { failExperiment } from "./fail-experiment.js";
 import { finishCase } from "./finish-case.js";
-import { CASE_KIND, parseCaseKey } from "./job-names.js";
+import { CASE_JOB, parseCaseKey } from "./job-types.js";
 import { createJudge } from "./judge.js";
 import { loadCase, markStarted } from "./load-case.js";
 import { publishExperimentEnd } from "./publish-end.js";
@@ -22,11 +21,10 @@ import type { ExperimentRow } from "./serialize.js";
  * cap, a scorer that cannot score) is a result with `status: error`; a run that throws (database, crash) is retried,
  * and when retries are exhausted the experiment fails.
  */
-export function experimentCaseKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<object> {
+export function experimentCaseKind(ctx: AppContext, concurrency: number, leaseMs: number): JobKind<NoPayload> {
   const settings = providerSettingsOf(ctx.config.env);
   return {
-    kind: CASE_KIND,
-    payload: z.object({}).passthrough(),
+    ...CASE_JOB,
     concurrency,
     leaseMs,
     retry: { maxAttempts: 5, backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000, jitter: 0.2 }) },
@@ -68,7 +66,7 @@ async function scored(
   experiment: ExperimentRow,
   row: { input: string; expected: string | null },
   outcome: TaskOutcome,
-  job: RunningJob<object>,
+  job: RunningJob<NoPayload>,
 ): Promise<CaseResult> {
   const base = { ...outcome, latencyMs: 0, judgeUsage: { inputTokens: 0, outputTokens: 0 }, scores: [] };
   if (outcome.error !== null || outcome.output === null) return { ...base, state: "error" };

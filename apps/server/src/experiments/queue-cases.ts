@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { enqueueJobs } from "../jobs/index.js";
-import { CASE_KIND, caseKey } from "./job-names.js";
+import { CASE_JOB, caseKey } from "./job-types.js";
 
 type Queryable = Pick<pg.Pool, "query">;
 
@@ -23,7 +23,8 @@ export async function queuePendingCases(db: Queryable, experimentId: string, cou
   );
   await enqueueJobs(
     db,
-    rows.map((r) => ({ kind: CASE_KIND, key: caseKey(experimentId, r.position) })),
+    CASE_JOB,
+    rows.map((r) => ({ key: caseKey(experimentId, r.position) })),
   );
   return rows.length;
 }

@@ -1,14 +1,21 @@
 import type pg from "pg";
 import { activeTraceparent } from "../lib/telemetry/instruments.js";
+import type { JobType } from "./job-type.js";
 import { JOBS_CHANNEL, NOTIFY_PAYLOAD } from "./queue.js";
 
 type Queryable = Pick<pg.Pool, "query">;
 
-export interface EnqueueInput {
+/** A request for a job of a kind whose payload is `P`: the payload may be left out when `{}` is one. */
+export type EnqueueRequest<P> = {
+  key: string;
+  /** Not before this time (a delay, a schedule). Absent: due now. */
+  runAt?: Date;
+} & ({} extends P ? { payload?: P } : { payload: P });
+
+interface EnqueueInput {
   kind: string;
   key: string;
-  payload?: unknown;
-  /** Not before this time (a delay, a schedule). Absent: due now. */
+  payload: unknown;
   runAt?: Date;
 }
 
@@ -18,12 +25,27 @@ export interface EnqueueInput {
  * moves (a run in progress runs once more when it ends) and its payload is replaced; a free row also takes the new
  * `runAt` when one is given, and otherwise keeps its due time (a pending retry keeps its backoff).
  */
-export async function enqueueJob(db: Queryable, input: EnqueueInput): Promise<void> {
-  await enqueueJobs(db, [input]);
+export async function enqueueJob<P>(db: Queryable, type: JobType<P>, request: EnqueueRequest<P>): Promise<void> {
+  await enqueueJobs(db, type, [request]);
 }
 
-/** Several requests at once: one statement (two when some carry `runAt` and others do not). */
-export async function enqueueJobs(db: Queryable, inputs: readonly EnqueueInput[]): Promise<void> {
+/**
+ * Several requests of one kind at once: one statement (two when some carry `runAt` and others do not). The payload is
+ * typed by the kind; it is parsed when a run claims it.
+ */
+export async function enqueueJobs<P>(
+  db: Queryable,
+  type: JobType<P>,
+  requests: readonly EnqueueRequest<P>[],
+): Promise<void> {
+  const inputs = requests.map(
+    (r): EnqueueInput => ({
+      kind: type.kind,
+      key: r.key,
+      payload: (r as { payload?: P }).payload ?? {},
+      ...(r.runAt ? { runAt: r.runAt } : {}),
+    }),
+  );
   const timed = inputs.filter((i) => i.runAt !== undefined);
   const now = inputs.filter((i) => i.runAt === undefined);
   if (now.length > 0) await upsert(db, now, false);
@@ -77,8 +99,8 @@ export function enqueueCtes(kindSql: string, keysSql: string, channelParam: stri
 }
 
 /** Removes a job that is not running (a running one finishes its run, then finds its row gone and stops). */
-export async function cancelJob(db: Queryable, kind: string, key: string): Promise<boolean> {
-  const { rowCount } = await db.query(`DELETE FROM jobs WHERE "kind" = $1 AND "key" = $2`, [kind, key]);
+export async function cancelJob(db: Queryable, type: JobType<unknown>, key: string): Promise<boolean> {
+  const { rowCount } = await db.query(`DELETE FROM jobs WHERE "kind" = $1 AND "key" = $2`, [type.kind, key]);
   return (rowCount ?? 0) > 0;
 }
 

@@ -6,13 +6,13 @@ import type { PgListener } from "../lib/pg-listener.js";
 import { WorkerStopping } from "./errors.js";
 import { type Claim, claimDue, claimKey, JOBS_CHANNEL, nextDueMs, releaseJob } from "./queue.js";
 import { runJob } from "./run-job.js";
-import type { JobKind, ReservedSlot } from "./types.js";
+import type { AnyJobKind, ReservedSlot } from "./types.js";
 
 export interface JobRunnerOptions {
   pool: pg.Pool;
   listener: PgListener;
   logger: Logger;
-  kinds: readonly JobKind<never>[];
+  kinds: readonly AnyJobKind[];
   /** On stop, how long runs in progress may take to finish before they are aborted and handed back. */
   drainMs: number;
   /** Called when the runner claims work again after its statements had failed (the database was unreachable). */
@@ -20,7 +20,7 @@ export interface JobRunnerOptions {
 }
 
 interface KindState {
-  def: JobKind<never>;
+  def: AnyJobKind;
   slotsUsed: number;
   /** Keys named by notifications, to claim one by one. */
   wanted: Set<string>;

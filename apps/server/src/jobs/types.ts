@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import type { z } from "zod";
+import type { JobType } from "./job-type.js";
 import type { Claim } from "./queue.js";
 
 /** How a kind retries a run that threw, and when it gives up. */
@@ -59,12 +59,11 @@ export interface DeadJob<P> extends RunningJob<P | undefined> {
  */
 export type JobOutcome = undefined | { runAgainAt: Date } | { released: true };
 
-/** A kind of background work, registered once per process (see jobs/registry.ts). */
-export interface JobKind<P = unknown> {
-  /** `area.verb`, e.g. `session.turn`: no colon. */
-  readonly kind: string;
-  /** Checked at claim; a payload that does not parse gives up at once. */
-  readonly payload: z.ZodType<P>;
+/**
+ * A kind of background work: its type (name and payload schema, `jobType`, declared where the area enqueues it), then
+ * how it runs. Built by the area and registered once per process by the composition root (`background.ts`).
+ */
+export interface JobKind<P = unknown> extends JobType<P> {
   /** Runs of this kind one process holds at once (each kind has its own slots: kinds never starve each other). */
   readonly concurrency: number;
   /** Lease of a claim, renewed every third of it while the run goes on. */
@@ -86,6 +85,13 @@ export interface JobKind<P = unknown> {
   /** The job gave up (too many attempts, or a payload that does not parse): record it where users will see it. */
   giveUp?(job: DeadJob<P>): Promise<void>;
 }
+
+/**
+ * A kind of any payload, as the runner holds them (each kind parses and types its own payload; the runner only passes
+ * the parsed value on), so a list of kinds needs no cast.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the runner is generic over every kind's payload; each kind checks its own
+export type AnyJobKind = JobKind<any>;
 
 /**
  * A slot of a kind held for a job its holder inserts already leased to `token` (see `JobRunner.reserve`): `run` runs

@@ -2,10 +2,9 @@ import { PassThrough } from "node:stream";
 import type { Response } from "express";
 import type { AppContext } from "../context.js";
 import { isDatabaseUnavailable } from "../lib/database-unavailable.js";
-import { readEvents, type StoredEvent } from "./event-log.js";
 import { subscribeSessionEvents } from "./event-notifier.js";
+import { listSessionEvents, readEvents, type StoredEvent } from "./log/index.js";
 import { recentEvents } from "./recent-events.js";
-import { listSessionEvents } from "./session-queries.js";
 
 const PAGE = 500;
 const HEARTBEAT_DEFAULT_MS = 15_000;

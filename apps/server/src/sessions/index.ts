@@ -1,26 +1,7 @@
-// What other folders (the agent runtime, automations, experiments) may use of the sessions area.
-export { createSession, insertSession, type NewSession } from "./create-session.js";
-export {
-  appendEvents,
-  EVENT_CREATED_AT,
-  type EventRow,
-  eventsAfterJsonSql,
-  type NewEvent,
-  readEvents,
-  type StoredEvent,
-  toWireEvent,
-} from "./event-log.js";
+// What other folders (the agent runtime, automations, experiments, workspaces) may use of the sessions area: the use
+// cases, and the session log (`log/`, the one owner of every write to a session).
+export { createSession } from "./create-session.js";
 export { subscribeSessionEvents } from "./event-notifier.js";
-export { ingestEvents } from "./ingest-events.js";
-export type { ClaimedTurn, LocalTurnSlot, LocalTurns } from "./local-turns.js";
-export {
-  DEFAULT_LOOP_SETTINGS,
-  loadSessionLoopSettings,
-  loopSettingsJsonSql,
-  type SessionLoopSettings,
-  saveSessionLoopSettings,
-} from "./loop-settings.js";
+export * from "./log/index.js";
 export { recentEvents } from "./recent-events.js";
-export { requestTurn, SESSION_TURN_KIND } from "./request-turn.js";
-export { type ExecutionSettings, resolveExecutionSettings } from "./resolve-execution.js";
-export { sessionAtWork } from "./session-at-work.js";
+export { resolveExecutionSettings } from "./resolve-execution.js";

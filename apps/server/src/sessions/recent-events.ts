@@ -1,5 +1,5 @@
 import { onePerOwner } from "../lib/per-owner.js";
-import type { StoredEvent } from "./event-log.js";
+import type { StoredEvent } from "./log/index.js";
 
 /** How long committed entries stay here: a follower in this process is told of them within milliseconds. */
 const KEEP_MS = 2_000;

@@ -3,15 +3,9 @@ import type { AppContext } from "../context.js";
 import { type ExecutionReferences, resolveExecutionReferences } from "../execution/index.js";
 import { invalidRequest } from "../http/error-envelope.js";
 import { cachePerOwner } from "../lib/notified-cache.js";
+import type { ExecutionSettings } from "./log/index.js";
 
 type ResolveContext = Pick<AppContext, "db" | "listener">;
-
-/** What a session runs with; resolved once at creation and stored, never resolved again. */
-export interface ExecutionSettings {
-  environmentId: string | null;
-  vaultIds: string[];
-  resources: SessionResource[];
-}
 
 type Explicit = Pick<CreateSessionInput, "environmentId" | "vaultIds" | "resources">;
 type Defaults = AgentConfig["defaults"];

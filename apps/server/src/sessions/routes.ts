@@ -6,9 +6,16 @@ import { type AuthContext, authOf, projectScope } from "../http/auth-context.js"
 import { jsonTextBody } from "../http/json-text-body.js";
 import { createSession } from "./create-session.js";
 import { openSessionEventStream } from "./event-stream.js";
-import { ingestEvents } from "./ingest-events.js";
-import { archiveSession, deleteSession, renameSession } from "./session-admin.js";
-import { getSession, listSessionEventsJson, listSessions } from "./session-queries.js";
+import {
+  archiveSession,
+  deleteSession,
+  getSession,
+  ingestEvents,
+  type LocalTurnsLink,
+  listSessionEventsJson,
+  listSessions,
+  renameSession,
+} from "./log/index.js";
 
 const s = initServer();
 
@@ -19,7 +26,8 @@ function sessionScope(req: { auth?: AuthContext }, params: { projectId: string; 
   return auth;
 }
 
-export function sessionRoutes(ctx: AppContext) {
+/** `localTurns`: this process's turn slots (the composition root's link), so an ingested turn may start here. */
+export function sessionRoutes(ctx: AppContext, localTurns?: LocalTurnsLink) {
   const pool = ctx.db.pool;
   return s.router(sessionsContract, {
     create: async ({ req, params, body }) => ({
@@ -49,7 +57,10 @@ export function sessionRoutes(ctx: AppContext) {
     },
     ingestEvents: async ({ req, params, body }) => {
       sessionScope(req, params);
-      return { status: 202, body: await ingestEvents(ctx, params.projectId, params.id, body.events) };
+      return {
+        status: 202,
+        body: await ingestEvents(ctx, params.projectId, params.id, body.events, localTurns?.slotFor),
+      };
     },
     listEvents: async ({ req, params, query }) => {
       sessionScope(req, params);

@@ -1,8 +1,7 @@
-import { z } from "zod";
 import type { AppContext } from "../context.js";
-import { type JobKind, type JobOutcome, RETRY_FOREVER, type RunningJob } from "../jobs/index.js";
+import { type JobKind, type JobOutcome, type NoPayload, RETRY_FOREVER, type RunningJob } from "../jobs/index.js";
 import { type DeliverySettings, readDeliverySettings } from "./delivery-settings.js";
-import { DELIVERY_KIND, parseDeliveryJobKey } from "./job-names.js";
+import { DELIVERY_JOB, parseDeliveryJobKey } from "./job-types.js";
 import { recordAttempt } from "./record-attempt.js";
 import { sendDelivery } from "./send-delivery.js";
 
@@ -26,11 +25,10 @@ interface NextDelivery {
  * keeps the later ones waiting behind it until it succeeds or runs out of attempts (at least once, in order). The
  * retry schedule is the deliveries' own (`nextAttemptAt`); the job core's retries only cover infrastructure failures.
  */
-export function webhookDeliveryKind(ctx: AppContext, leaseMs: number): JobKind<object> {
+export function webhookDeliveryKind(ctx: AppContext, leaseMs: number): JobKind<NoPayload> {
   const settings = readDeliverySettings(ctx.config.env);
   return {
-    kind: DELIVERY_KIND,
-    payload: z.object({}).passthrough(),
+    ...DELIVERY_JOB,
     concurrency: settings.concurrency,
     leaseMs,
     retry: RETRY_FOREVER,
@@ -38,7 +36,7 @@ export function webhookDeliveryKind(ctx: AppContext, leaseMs: number): JobKind<o
   };
 }
 
-async function deliver(ctx: AppContext, settings: DeliverySettings, job: RunningJob<object>): Promise<JobOutcome> {
+async function deliver(ctx: AppContext, settings: DeliverySettings, job: RunningJob<NoPayload>): Promise<JobOutcome> {
   const key = parseDeliveryJobKey(job.key);
   if (!key) return undefined;
   for (;;) {

@@ -4,7 +4,7 @@ import type { AppContext } from "../context.js";
 import { newId } from "../ids.js";
 import { enqueueJobs } from "../jobs/index.js";
 import { workspaceHasEndpoints } from "./endpoint-cache.js";
-import { DELIVERY_KIND, deliveryJobKey } from "./job-names.js";
+import { DELIVERY_JOB, deliveryJobKey } from "./job-types.js";
 
 type Queryable = Pick<pg.Pool, "query">;
 
@@ -67,6 +67,7 @@ export async function insertDeliveries(
   );
   await enqueueJobs(
     db,
-    deliveries.map((d) => ({ kind: DELIVERY_KIND, key: deliveryJobKey(d.webhookId, d.orderKey) })),
+    DELIVERY_JOB,
+    deliveries.map((d) => ({ key: deliveryJobKey(d.webhookId, d.orderKey) })),
   );
 }

@@ -3,6 +3,7 @@ import type { AppContext } from "../context.js";
 import { loadExecutionEnvironment } from "../environments/index.js";
 import { AppError, notFound } from "../http/app-error.js";
 import { inTransaction } from "../lib/transaction.js";
+import { lockSessionAtRest, sessionEnvironment } from "../sessions/index.js";
 import { loadWorkspaceSnapshot, saveWorkspaceSnapshot } from "./workspace-store.js";
 import { normalizeEntryPath, readTar, type TarEntry, writeTar } from "./workspace-tar.js";
 
@@ -12,12 +13,9 @@ export function workspaceRelative(path: string): string {
 }
 
 async function sessionOf(ctx: AppContext, projectId: string, sessionId: string) {
-  const { rows } = await ctx.db.pool.query<{ environmentId: string | null }>(
-    'SELECT "environmentId" FROM sessions WHERE "id" = $1 AND "projectId" = $2',
-    [sessionId, projectId],
-  );
-  if (!rows[0]) throw notFound("session.not_found", "Session", sessionId);
-  return rows[0];
+  const session = await sessionEnvironment(ctx.db.pool, sessionId, projectId);
+  if (!session) throw notFound("session.not_found", "Session", sessionId);
+  return session;
 }
 
 export async function listWorkspaceFiles(
@@ -94,14 +92,9 @@ export async function uploadWorkspaceFile(
   const session = await sessionOf(ctx, projectId, sessionId);
   const environment = await loadExecutionEnvironment(ctx.db.prisma, projectId, session.environmentId);
   return inTransaction(ctx.db.pool, async (client) => {
-    const { rows } = await client.query<{ status: string; turn: boolean }>(
-      `SELECT s."status", EXISTS (SELECT 1 FROM jobs WHERE "kind" = 'session.turn' AND "key" = s."id") AS "turn"
-         FROM sessions s WHERE s."id" = $1 AND s."projectId" = $2 FOR UPDATE`,
-      [sessionId, projectId],
-    );
-    const head = rows[0];
+    const head = await lockSessionAtRest(client, projectId, sessionId);
     if (!head) throw notFound("session.not_found", "Session", sessionId);
-    if (head.status === "running" || head.turn) {
+    if (head.busy) {
       throw new AppError("session.busy", `Session ${sessionId} is running a turn: upload files while it is idle`);
     }
     const saved = await loadWorkspaceSnapshot(client, sessionId, { forUpdate: true });

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { SCHEDULE_JOB } from "../../src/automations/job-types.js";
 import { enqueueJob } from "../../src/jobs/index.js";
 import { waitUntil } from "../sessions/loop-helpers.js";
 import type { Tenant } from "../support/factories.js";
@@ -59,7 +60,7 @@ export async function armScheduleAt(t: TestApp, automationId: string, inMs = 0):
     [automationId, inMs],
   );
   const at = rows[0]!.nextFireAt;
-  await enqueueJob(pool, { kind: "automation.schedule", key: automationId, runAt: at });
+  await enqueueJob(pool, SCHEDULE_JOB, { key: automationId, runAt: at });
   return at;
 }
 

@@ -3,6 +3,7 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  type AnyJobKind,
   type DeadJob,
   enqueueJob,
   enqueueJobs,
@@ -10,6 +11,7 @@ import {
   type JobKind,
   JobLeaseLost,
   JobRunner,
+  jobType,
   type RunningJob,
 } from "../../src/jobs/index.js";
 import { PgListener } from "../../src/lib/pg-listener.js";
@@ -36,7 +38,10 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function startRunner(kinds: JobKind<never>[], drainMs = 0) {
+/** A kind as the tests enqueue it: any object payload (each kind parses its own at claim). */
+const testJob = (name: string) => jobType(name, z.record(z.string(), z.unknown()));
+
+async function startRunner(kinds: AnyJobKind[], drainMs = 0) {
   const listener = new PgListener({ connectionString: database.url }, logger);
   await listener.start();
   const runner = new JobRunner({ pool: db.pool, listener, logger, kinds, drainMs });
@@ -87,7 +92,7 @@ describe("the job runner", () => {
         return undefined;
       }),
     ]);
-    await enqueueJob(db.pool, { kind: "test.echo", key: "a", payload: { n: 1 } });
+    await enqueueJob(db.pool, testJob("test.echo"), { key: "a", payload: { n: 1 } });
     await waitUntil("the run", async () => (seen.length === 1 ? true : undefined));
     expect(seen).toEqual([{ n: 1 }]);
     await waitUntil("the row deleted", async () => ((await rows("test.echo")).length === 0 ? true : undefined));
@@ -103,7 +108,7 @@ describe("the job runner", () => {
           seen.push(job.preloaded);
           if (seen.length === 1) {
             // Asked again during the run: the next round reads for itself.
-            await enqueueJob(db.pool, { kind: "test.preload", key: job.key, payload: { n: 2 } });
+            await enqueueJob(db.pool, testJob("test.preload"), { key: job.key, payload: { n: 2 } });
             asked.resolve();
           }
           return undefined;
@@ -115,7 +120,7 @@ describe("the job runner", () => {
         },
       ),
     ]);
-    await enqueueJob(db.pool, { kind: "test.preload", key: "p1", payload: { n: 1 } });
+    await enqueueJob(db.pool, testJob("test.preload"), { key: "p1", payload: { n: 1 } });
     await asked.promise;
     await waitUntil("both rounds", async () => (seen.length === 2 ? true : undefined));
     expect(seen).toEqual([{ key: "p1", payload: { n: 1 } }, undefined]);
@@ -144,7 +149,7 @@ describe("the job runner", () => {
     await startRunner([work]);
     const keys = ["k1", "k2", "k3", "k4", "k5"];
     for (let round = 0; round < 10; round++) {
-      await Promise.all(keys.map((key) => enqueueJob(db.pool, { kind: "test.serial", key })));
+      await Promise.all(keys.map((key) => enqueueJob(db.pool, testJob("test.serial"), { key })));
     }
     await waitUntil("every request served", async () => ((await rows("test.serial")).length === 0 ? true : undefined));
     expect(maxPerKey).toBe(1);
@@ -164,7 +169,7 @@ describe("the job runner", () => {
           if (job.key === "p1") {
             await gate.promise;
             // The next of a chain arrives just after this run ends, while the backlog's first job runs.
-            setTimeout(() => void enqueueJob(db.pool, { kind: "test.fair", key: "p2" }), 5);
+            setTimeout(() => void enqueueJob(db.pool, testJob("test.fair"), { key: "p2" }), 5);
           }
           if (job.key === "b") await new Promise((r) => setTimeout(r, 100));
           return undefined;
@@ -172,9 +177,9 @@ describe("the job runner", () => {
         { concurrency: 1 },
       ),
     ]);
-    await enqueueJob(db.pool, { kind: "test.fair", key: "p1" });
+    await enqueueJob(db.pool, testJob("test.fair"), { key: "p1" });
     await waitUntil("p1 to run", async () => (order.includes("p1") ? true : undefined));
-    for (const key of ["b", "c"]) await enqueueJob(db.pool, { kind: "test.fair", key });
+    for (const key of ["b", "c"]) await enqueueJob(db.pool, testJob("test.fair"), { key });
     await new Promise((r) => setTimeout(r, 50));
     gate.resolve();
     await waitUntil("every job", async () => (order.length === 4 ? true : undefined));
@@ -190,7 +195,7 @@ describe("the job runner", () => {
       }),
     ]);
     const runAt = new Date(Date.now() + 1_500);
-    await enqueueJob(db.pool, { kind: "test.later", key: "x", runAt });
+    await enqueueJob(db.pool, testJob("test.later"), { key: "x", runAt });
     await waitUntil("the scheduled run", async () => (startedAt.length === 1 ? true : undefined), 20_000);
     expect(startedAt[0]!).toBeGreaterThanOrEqual(runAt.getTime() - 5);
   });
@@ -228,7 +233,7 @@ describe("the job runner", () => {
     expect(afterFirstSweep).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(queries).toBe(afterFirstSweep);
-    await enqueueJob(db.pool, { kind: "test.idle", key: "woken" });
+    await enqueueJob(db.pool, testJob("test.idle"), { key: "woken" });
     await waitUntil("the notified run", async () => (ran.length === 1 ? true : undefined), 10_000);
     expect(ran).toEqual(["woken"]);
   });
@@ -241,7 +246,7 @@ describe("the job runner", () => {
         return runsAt.length < 3 ? { runAgainAt: new Date(Date.now() + 300) } : undefined;
       }),
     ]);
-    await enqueueJob(db.pool, { kind: "test.tick", key: "clock" });
+    await enqueueJob(db.pool, testJob("test.tick"), { key: "clock" });
     await waitUntil("three ticks", async () => (runsAt.length === 3 ? true : undefined));
     expect(runsAt[1]! - runsAt[0]!).toBeGreaterThanOrEqual(295);
     expect(runsAt[2]! - runsAt[1]!).toBeGreaterThanOrEqual(295);
@@ -266,7 +271,7 @@ describe("the job runner", () => {
         },
       ),
     ]);
-    await enqueueJob(db.pool, { kind: "test.flaky", key: "f" });
+    await enqueueJob(db.pool, testJob("test.flaky"), { key: "f" });
     await waitUntil("the give-up", async () => (dead.length === 1 ? true : undefined));
     expect(attempts.map((a) => a.attempts)).toEqual([1, 2, 3]);
     // Backoff: 100 ms after the first failure, 200 ms after the second.
@@ -294,7 +299,7 @@ describe("the job runner", () => {
         },
       ),
     ]);
-    await enqueueJob(db.pool, { kind: "test.typed", key: "bad", payload: { n: "not a number" } });
+    await enqueueJob(db.pool, testJob("test.typed"), { key: "bad", payload: { n: "not a number" } });
     await waitUntil("the give-up", async () => (dead.length === 1 ? true : undefined));
     expect(ran).toBe(false);
     expect(dead[0]!.lastError).toContain("payload does not match");
@@ -337,7 +342,7 @@ describe("the job runner", () => {
         { leaseMs: 1_000 },
       ),
     ]);
-    await enqueueJob(db.pool, { kind: "test.fenced", key: "l" });
+    await enqueueJob(db.pool, testJob("test.fenced"), { key: "l" });
     await started.promise;
     // Another worker took the job over (as after this one stalled past its lease).
     await db.pool.query(`UPDATE jobs SET "leaseOwner" = 'another-worker' WHERE "kind" = 'test.fenced'`);
@@ -376,11 +381,11 @@ describe("the job runner", () => {
       ],
       10_000,
     );
-    await enqueueJob(db.pool, { kind: "test.drain", key: "now" });
+    await enqueueJob(db.pool, testJob("test.drain"), { key: "now" });
     await started.promise;
     running.splice(running.indexOf(handle), 1);
     const stopping = stopRunner(handle);
-    await enqueueJob(db.pool, { kind: "test.drain", key: "later" });
+    await enqueueJob(db.pool, testJob("test.drain"), { key: "later" });
     await stopping;
     expect(finished).toBe(true);
     expect(later).toBe(0);
@@ -401,7 +406,7 @@ describe("the job runner", () => {
       ],
       0,
     );
-    await enqueueJob(db.pool, { kind: "test.handback", key: "h" });
+    await enqueueJob(db.pool, testJob("test.handback"), { key: "h" });
     await started.promise;
     running.splice(running.indexOf(handle), 1);
     await stopRunner(handle);
@@ -440,12 +445,14 @@ describe("the job runner", () => {
     ]);
     await enqueueJobs(
       db.pool,
-      ["s1", "s2", "s3"].map((key) => ({ kind: "test.slow", key })),
+      testJob("test.slow"),
+      ["s1", "s2", "s3"].map((key) => ({ key })),
     );
     await waitUntil("the first slow job", async () => (slowStarted.length === 1 ? true : undefined));
     await enqueueJobs(
       db.pool,
-      ["q1", "q2", "q3", "q4", "q5"].map((key) => ({ kind: "test.quick", key })),
+      testJob("test.quick"),
+      ["q1", "q2", "q3", "q4", "q5"].map((key) => ({ key })),
     );
     await waitUntil("every quick job", async () => (quickDone.length === 5 ? true : undefined));
     // All of them ran while the first slow job still held its kind's only slot.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeLog, buildConversation } from "../../src/runtime/loop/log-state.js";
-import type { StoredEvent } from "../../src/sessions/event-log.js";
+import type { StoredEvent } from "../../src/sessions/index.js";
 
 // The loop's rebuild of a session from its log alone (pure): what to do next, and the conversation a model sees.
 

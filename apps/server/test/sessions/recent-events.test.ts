@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StoredEvent } from "../../src/sessions/event-log.js";
+import type { StoredEvent } from "../../src/sessions/index.js";
 import { RecentEvents } from "../../src/sessions/recent-events.js";
 
 const entry = (seq: number): StoredEvent => ({ seq, id: `ev_${seq}`, type: "agent.message", createdAt: "" });

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTENER_APPLICATION_NAME } from "../../src/lib/pg-listener.js";
-import { appendEvents } from "../../src/sessions/event-log.js";
+import { appendEvents } from "../../src/sessions/index.js";
 import type { Tenant } from "../support/factories.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message, newSession, postEvents, readLog } from "./helpers.js";

@@ -2,7 +2,7 @@ import type { AgentTask } from "@agent-platform/contract";
 import type pg from "pg";
 import type { LoadedAgentVersion } from "../../agents/index.js";
 import type { AppContext } from "../../context.js";
-import { insertSession, resolveExecutionSettings, saveSessionLoopSettings } from "../../sessions/index.js";
+import { insertSession, resolveExecutionSettings } from "../../sessions/index.js";
 import type { CaseRow, ExperimentRow } from "../serialize.js";
 
 /**
@@ -31,11 +31,7 @@ export async function createCaseSession(
     settings,
     events: [{ type: "user.message", content: [{ type: "text", text: row.input }] }],
     parentSessionId: null,
-  });
-  await saveSessionLoopSettings(client, session.id, {
-    operator: false,
-    maxModelCalls: task.maxTurns,
-    readonly: task.confineReadonly,
+    loop: { operator: false, maxModelCalls: task.maxTurns, readonly: task.confineReadonly },
   });
   await client.query(`UPDATE experiment_cases SET "sessionId" = $3 WHERE "experimentId" = $1 AND "position" = $2`, [
     experiment.id,

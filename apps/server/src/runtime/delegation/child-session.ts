@@ -1,17 +1,15 @@
 import type { RosterEntry } from "@agent-platform/contract";
 import { loadAgentVersion } from "../../agents/index.js";
-import { reserveUsage } from "../../budgets/index.js";
 import type { AppContext } from "../../context.js";
 import { AppError } from "../../http/app-error.js";
-import { newId } from "../../ids.js";
-import { type Claim, insertClaimed } from "../../jobs/index.js";
+import type { Claim } from "../../jobs/index.js";
 import { inTransaction } from "../../lib/transaction.js";
 import {
-  appendEvents,
-  requestTurn,
+  childOfToolUse,
+  delegationRootOf,
+  delegationsUnder,
+  insertChildSession,
   resolveExecutionSettings,
-  SESSION_TURN_KIND,
-  saveSessionLoopSettings,
 } from "../../sessions/index.js";
 import type { SessionRuntimeInfo } from "../tools/types.js";
 
@@ -25,33 +23,6 @@ export interface ChildSession {
 
 export class DelegationRefused extends Error {
   override readonly name = "DelegationRefused";
-}
-
-/** The session at the top of the coordinator's delegation tree. */
-async function rootOf(ctx: AppContext, sessionId: string): Promise<string> {
-  const { rows } = await ctx.db.pool.query<{ delegationRoot: string | null }>(
-    `SELECT "delegationRoot" FROM session_loop_settings WHERE "sessionId" = $1`,
-    [sessionId],
-  );
-  return rows[0]?.delegationRoot ?? sessionId;
-}
-
-/** Subagent sessions already spawned in the tree under `root`. */
-async function spawnedIn(ctx: AppContext, root: string): Promise<number> {
-  const { rows } = await ctx.db.pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM session_loop_settings WHERE "delegationRoot" = $1`,
-    [root],
-  );
-  return rows[0]?.n ?? 0;
-}
-
-/** The child session a tool use created earlier (a delegation re-run after a crash reuses it). */
-export async function childOfToolUse(ctx: AppContext, toolUseId: string): Promise<string | undefined> {
-  const { rows } = await ctx.db.pool.query<{ sessionId: string }>(
-    `SELECT "sessionId" FROM session_loop_settings WHERE "delegatedBy" = $1`,
-    [toolUseId],
-  );
-  return rows[0]?.sessionId;
 }
 
 export function taskMessage(task: string, entry: RosterEntry): string {
@@ -78,13 +49,14 @@ export async function createChildSession(
     claimAs?: { token: string; leaseMs: number };
   },
 ): Promise<ChildSession> {
-  const existing = await childOfToolUse(ctx, input.toolUseId);
+  const pool = ctx.db.pool;
+  const existing = await childOfToolUse(pool, input.toolUseId);
   if (existing) return { id: existing, resumed: true };
 
   const { coordinator, entry } = input;
-  const root = await rootOf(ctx, coordinator.id);
+  const root = await delegationRootOf(pool, coordinator.id);
   if (input.maxDelegations !== undefined) {
-    const spawned = await spawnedIn(ctx, root);
+    const spawned = await delegationsUnder(pool, root);
     if (spawned >= input.maxDelegations) {
       throw new DelegationRefused(
         `Delegation refused: the delegation budget is exhausted (maxDelegations ${input.maxDelegations}, ` +
@@ -94,58 +66,39 @@ export async function createChildSession(
   }
   const agent = await loadAgentVersion(ctx, coordinator.projectId, entry.agentId, entry.version);
   const scope = { workspaceId: coordinator.workspaceId, projectId: coordinator.projectId };
-  const execution = await resolveExecutionSettings(ctx, scope, {}, agent.config.defaults);
-  const id = newId("session");
+  const settings = await resolveExecutionSettings(ctx, scope, {}, agent.config.defaults);
   const background = entry.mode === "background";
-  const claim = await inTransaction(ctx.db.pool, async (client) => {
-    // Reserved first: when a blocking budget has no room for the subagent's session, nothing is written.
-    const exceeded = await reserveUsage(client, {
-      workspaceId: coordinator.workspaceId,
-      agentId: agent.agentId,
-      reserve: [{ meter: "sessions", amount: 1 }],
-      check: ["tokens", "model_calls"],
-    });
-    if (exceeded) {
-      const owner = exceeded.scope === "workspace" ? "the workspace" : "the subagent";
-      throw new DelegationRefused(
-        `Delegation refused: ${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget`,
-      );
-    }
-    await client.query(
-      `INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
-         "environmentId", "vaultIds", "resources", "parentSessionId")
-       VALUES ($1, $2, $3, $4, $5, $6, '{}'::jsonb, $7, $8::text[], $9::jsonb, $10)`,
-      [
-        id,
-        coordinator.projectId,
-        coordinator.workspaceId,
-        agent.agentId,
-        agent.version,
-        `delegate_to_${entry.role}`,
-        execution.environmentId,
-        execution.vaultIds,
-        JSON.stringify(execution.resources),
-        coordinator.id,
-      ],
-    );
-    await saveSessionLoopSettings(client, id, {
-      operator: background,
-      readonly: entry.readonly === true,
-      model: entry.model ?? null,
-      delegatedBy: input.toolUseId,
-      delegationRoot: root,
-    });
-    await appendEvents(client, id, [
-      { type: "user.message", payload: { content: [{ type: "text", text: taskMessage(input.task, entry) }] } },
-    ]);
-    if (!background && input.claimAs) {
-      const lease = { kind: SESSION_TURN_KIND, key: id, token: input.claimAs.token };
-      return insertClaimed(client, lease, {}, input.claimAs.leaseMs);
-    }
-    await requestTurn(client, id);
-    return undefined;
-  });
-  return { id, resumed: false, ...(claim ? { claim } : {}) };
+  const child = await inTransaction(pool, (client) =>
+    insertChildSession(
+      client,
+      {
+        ...scope,
+        agentId: agent.agentId,
+        agentVersion: agent.version,
+        title: `delegate_to_${entry.role}`,
+        metadata: {},
+        settings,
+        events: [{ type: "user.message", content: [{ type: "text", text: taskMessage(input.task, entry) }] }],
+        parentSessionId: coordinator.id,
+        loop: {
+          operator: background,
+          readonly: entry.readonly === true,
+          model: entry.model ?? null,
+          delegatedBy: input.toolUseId,
+          delegationRoot: root,
+        },
+      },
+      // Reserved first: when a blocking budget has no room for the subagent's session, nothing is written.
+      (exceeded) => {
+        const owner = exceeded.scope === "workspace" ? "the workspace" : "the subagent";
+        return new DelegationRefused(
+          `Delegation refused: ${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget`,
+        );
+      },
+      !background ? input.claimAs : undefined,
+    ),
+  );
+  return { ...child, resumed: false };
 }
 
 export function isRefusal(error: unknown): error is DelegationRefused | AppError {

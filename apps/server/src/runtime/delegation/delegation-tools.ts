@@ -1,6 +1,12 @@
 import type { AgentConfig, RosterEntry } from "@agent-platform/contract";
 import type { AppContext } from "../../context.js";
-import { appendEvents, requestTurn, type SessionLoopSettings, type StoredEvent } from "../../sessions/index.js";
+import {
+  appendEvents,
+  isChildSession,
+  requestTurn,
+  type SessionLoopSettings,
+  type StoredEvent,
+} from "../../sessions/index.js";
 import { EV } from "../loop/events.js";
 import { InterruptRequested } from "../loop/interrupt-watch.js";
 import { analyzeLog, lastAgentText } from "../loop/log-state.js";
@@ -154,11 +160,7 @@ export function delegationTools(input: {
         if (typeof sessionId !== "string" || sessionId.length === 0) {
           return { content: "Input needs `sessionId`: the childSessionId of a background delegation", isError: true };
         }
-        const { rows } = await ctx.db.pool.query<{ id: string }>(
-          `SELECT "id" FROM sessions WHERE "id" = $1 AND "parentSessionId" = $2`,
-          [sessionId, run.session.id],
-        );
-        if (!rows[0]) {
+        if (!(await isChildSession(ctx.db.pool, sessionId, run.session.id))) {
           return { content: `Session ${sessionId} is not a delegation of this session`, isError: true };
         }
         await driver.runUntilSettled(sessionId, run.signal);

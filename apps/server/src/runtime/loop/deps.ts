@@ -1,10 +1,9 @@
 import type { AgentConfig } from "@agent-platform/contract";
 import type { AppContext } from "../../context.js";
 import type { ProviderSettings } from "../../models/index.js";
-import type { SessionLoopSettings } from "../../sessions/index.js";
+import type { IdleHook, SessionLoopSettings } from "../../sessions/index.js";
 import type { RuntimeTool, SessionRuntimeInfo } from "../tools/types.js";
 import type { AgentConfigCache, LogCache } from "./caches.js";
-import type { IdleHook } from "./session-writer.js";
 
 /** Everything a pass needs besides the session: the process context, settings, caches and the tool providers. */
 export interface LoopDeps {

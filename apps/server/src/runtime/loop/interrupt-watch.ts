@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { entryAfter } from "../../sessions/index.js";
 import { EV } from "./events.js";
 
 /** A `user.interrupt` reached the session while a step ran: the step stops, the log decides what follows. */
@@ -65,11 +66,7 @@ export class InterruptWatch {
   private async check(): Promise<void> {
     do {
       this.recheck = false;
-      const { rows } = await this.pool.query<{ seq: number }>(
-        `SELECT "seq" FROM session_events WHERE "sessionId" = $1 AND "seq" > $2 AND "type" = $3 LIMIT 1`,
-        [this.sessionId, this.analysedSeq, EV.userInterrupt],
-      );
-      const seq = rows[0]?.seq;
+      const seq = await entryAfter(this.pool, this.sessionId, this.analysedSeq, EV.userInterrupt);
       if (seq !== undefined && seq > this.analysedSeq && !this.controller.signal.aborted) {
         this.controller.abort(new InterruptRequested());
       }

@@ -6,11 +6,17 @@ import type { AppContext } from "../../context.js";
 import { raceAbort } from "../../lib/abort.js";
 import { inSpan, measure } from "../../lib/telemetry/instruments.js";
 import { type ModelSpec, parseModelSpec } from "../../models/index.js";
+import type { LoopSessionRow } from "../../sessions/index.js";
 import {
+  type CommitPlan,
+  type CommittedUsage,
+  commitFenced,
+  type Lease,
   type NewEvent,
   readEvents,
   recentEvents,
   type SessionLoopSettings,
+  type StatusChange,
   type StoredEvent,
 } from "../../sessions/index.js";
 import { type McpConnectionSet, openMcpConnections, sessionMcpHeaders, storeMcpResult } from "../mcp/index.js";
@@ -18,10 +24,8 @@ import { type SessionRuntimeInfo, sessionRuntimeInfo, type ToolResult } from "..
 import type { LoopDeps } from "./deps.js";
 import { errorEvent, idleEvent, runningEvent } from "./events.js";
 import type { InterruptWatch } from "./interrupt-watch.js";
-import type { LoopSessionRow } from "./load-session.js";
 import type { LogState, ToolUseState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
-import { type CommitPlan, type CommittedUsage, commitFenced, type Lease, type StatusChange } from "./session-writer.js";
 import { assembleToolset, customTools, mcpTools, type Toolset } from "./toolset.js";
 
 /** Log entries read per query. */

@@ -1,14 +1,19 @@
 import { JobLeaseLost } from "../../jobs/index.js";
 import { inSpan, measure } from "../../lib/telemetry/instruments.js";
-import { DEFAULT_LOOP_SETTINGS, toWireEvent } from "../../sessions/index.js";
+import {
+  DEFAULT_LOOP_SETTINGS,
+  type Lease,
+  type LoopSessionRow,
+  loadLoopSession,
+  SessionGone,
+  toWireEvent,
+} from "../../sessions/index.js";
 import type { LoopDeps } from "./deps.js";
 import { idleEvent, toolResultEvent } from "./events.js";
 import { InterruptWatch } from "./interrupt-watch.js";
-import { type LoopSessionRow, loadLoopSession } from "./load-session.js";
 import { analyzeLog, type LogState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
 import { idleStatus, LOG_PAGE, SessionPass } from "./pass.js";
-import { type Lease, SessionGone } from "./session-writer.js";
 import { callModelStep, type StepOutcome } from "./step-call-model.js";
 import { awaitActionsStep, runToolsStep } from "./step-tools.js";
 

@@ -1,8 +1,7 @@
 import type pg from "pg";
 import type { AppContext } from "../../context.js";
-import type { StoredEvent } from "../../sessions/index.js";
+import type { CommittedSession, IdleHook, StatusChange, StoredEvent } from "../../sessions/index.js";
 import { hasWebhookEndpoints, type PublishedEvent, publishWebhookEvent } from "../../webhooks/index.js";
-import type { CommittedSession, IdleHook, StatusChange } from "./session-writer.js";
 
 /**
  * The webhook events of a session going idle, published in the commit that writes the status (so a delivery exists

@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context.js";
-import type { JobKind } from "../../jobs/index.js";
+import type { JobKind, NoPayload } from "../../jobs/index.js";
 import { providerSettingsOf } from "../../models/index.js";
 import { type LocalTurns, subscribeSessionEvents } from "../../sessions/index.js";
 import { createBrowserTooling } from "../browser/index.js";
@@ -21,8 +21,8 @@ export type { InlineRunner } from "./turn-driver.js";
  * delegation driver, which runs child sessions through `runner` (the process's job runner, known once it exists).
  */
 export interface SessionTurns {
-  kind: JobKind<object>;
-  /** Turn slots for ingestion in this process (`AppContext.localTurns`), once the runner exists. */
+  kind: JobKind<NoPayload>;
+  /** Turn slots for ingestion in this process (connected to the composition root's `LocalTurnsLink`), once the runner exists. */
   localTurns: LocalTurns;
   /** Closes what turns keep open across calls (browsers), once the runner has stopped. */
   stop(): Promise<void>;

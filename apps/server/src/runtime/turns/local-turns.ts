@@ -1,10 +1,9 @@
 import type { ReservedSlot } from "../../jobs/index.js";
-import { type LocalTurns, SESSION_TURN_KIND } from "../../sessions/index.js";
+import { claimedTurnRow, type LocalTurns, SESSION_TURN_KIND } from "../../sessions/index.js";
 import type { LogCache } from "../loop/caches.js";
-import { claimedTurnRow } from "../loop/load-session.js";
 
 /**
- * Turn slots for ingestion (`AppContext.localTurns`): a slot of the runner's `session.turn` kind, with where the
+ * Turn slots for ingestion (connected to the composition root's `LocalTurnsLink`): a slot of the runner's `session.turn` kind, with where the
  * runner's cached log of the session ends; a turn the ingestion statement claimed starts in it with the session as
  * that statement returned it (the pass's `preloaded` row).
  */

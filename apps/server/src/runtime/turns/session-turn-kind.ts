@@ -1,14 +1,17 @@
-import { z } from "zod";
 import type { AppContext } from "../../context.js";
-import { exponentialBackoff, type JobKind } from "../../jobs/index.js";
-import { SESSION_TURN_KIND } from "../../sessions/index.js";
+import { exponentialBackoff, type JobKind, type NoPayload } from "../../jobs/index.js";
+import {
+  commitFenced,
+  type LoopSessionRow,
+  SESSION_TURN_JOB,
+  SessionGone,
+  sessionTurnPreload,
+} from "../../sessions/index.js";
 import type { LoopDeps } from "../loop/deps.js";
 import { errorEvent, idleEvent, toolResultEvent } from "../loop/events.js";
-import { type LoopSessionRow, loopSessionJsonSql } from "../loop/load-session.js";
 import { analyzeLog } from "../loop/log-state.js";
 import { LOG_PAGE } from "../loop/pass.js";
 import { runSessionPass } from "../loop/run-session.js";
-import { commitFenced, SessionGone } from "../loop/session-writer.js";
 import type { TurnSettings } from "./settings.js";
 import { readAll } from "./settled.js";
 
@@ -17,10 +20,9 @@ import { readAll } from "./settled.js";
  * any worker. A pass that throws is retried with backoff (1 s doubling up to a minute); a session whose passes keep
  * failing or killing their worker is stopped with `session.error` `session.loop_failed` after `WORKER_MAX_ATTEMPTS`.
  */
-export function sessionTurnKind(ctx: AppContext, deps: LoopDeps, settings: TurnSettings): JobKind<object> {
+export function sessionTurnKind(ctx: AppContext, deps: LoopDeps, settings: TurnSettings): JobKind<NoPayload> {
   return {
-    kind: SESSION_TURN_KIND,
-    payload: z.object({}).passthrough(),
+    ...SESSION_TURN_JOB,
     concurrency: settings.concurrency,
     leaseMs: settings.leaseMs,
     retry: { maxAttempts: settings.maxAttempts, backoffMs: exponentialBackoff({ baseMs: 1_000, maxMs: 60_000 }) },
@@ -36,7 +38,7 @@ export function sessionTurnKind(ctx: AppContext, deps: LoopDeps, settings: TurnS
       return undefined;
     },
     // The claim of a notified session reads the session and the log after the prefix this process has cached.
-    preload: (key, param) => loopSessionJsonSql(key, deps.logCache.lastSeq(key), LOG_PAGE, param),
+    preload: sessionTurnPreload((key) => deps.logCache.lastSeq(key), LOG_PAGE),
     /**
      * Too many attempts that did not complete: stop the session with an explicit error instead of retrying forever.
      * Tool uses left without a result are closed so that the next turn does not run them again.

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.js";
-import { type Claim, keyDueInMs, type ReservedSlot } from "../../jobs/index.js";
+import type { Claim, ReservedSlot } from "../../jobs/index.js";
 import { raceAbort } from "../../lib/abort.js";
-import { SESSION_TURN_KIND, type StoredEvent, subscribeSessionEvents } from "../../sessions/index.js";
+import { SESSION_TURN_KIND, type StoredEvent, subscribeSessionEvents, turnDueInMs } from "../../sessions/index.js";
 import type { SessionDriver } from "../delegation/session-driver.js";
 import { isSettled, readAll } from "./settled.js";
 
@@ -49,7 +49,7 @@ export class TurnDriver implements SessionDriver {
         const events = await readAll(this.ctx, sessionId);
         if (events.length === 0 || isSettled(events)) return;
         // Someone else runs it: wait for its next entry, or for its lease to expire (then claim it here).
-        const due = await keyDueInMs(this.ctx.db.pool, SESSION_TURN_KIND, sessionId);
+        const due = await turnDueInMs(this.ctx.db.pool, sessionId);
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(done, Math.min(due === null ? this.leaseMs : due + 50, this.leaseMs));
           function done() {

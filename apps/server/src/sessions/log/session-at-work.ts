@@ -1,4 +1,4 @@
-import { SESSION_TURN_KIND } from "./request-turn.js";
+import { SESSION_TURN_KIND } from "./turn-job.js";
 
 type Queryable = { query<R>(sql: string, values: unknown[]): Promise<{ rows: R[] }> };
 

@@ -1,5 +1,12 @@
 import type { PendingAction, Session, SessionResource } from "@agent-platform/contract";
 
+/** What a session runs with; resolved once at creation and stored, never resolved again. */
+export interface ExecutionSettings {
+  environmentId: string | null;
+  vaultIds: string[];
+  resources: SessionResource[];
+}
+
 /** A `sessions` row as hand-written SQL reads it (`SESSION_COLUMNS`). */
 export interface SessionRow {
   id: string;

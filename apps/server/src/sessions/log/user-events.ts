@@ -1,6 +1,6 @@
 import type { IngestedEvent, PendingAction, UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
-import { AppError } from "../http/app-error.js";
+import { AppError } from "../../http/app-error.js";
 import { appendEvents, type NewEvent } from "./event-log.js";
 
 /** The log entry of a user event: its fields without `type` (a column) and `idempotencyKey` (a column too). */

@@ -1,5 +1,7 @@
+import { jobType, NO_PAYLOAD } from "../jobs/index.js";
+
 /** The job kind of experiment cases; its key is `<experimentId>:<position>`. */
-export const CASE_KIND = "experiment.case";
+export const CASE_JOB = jobType("experiment.case", NO_PAYLOAD);
 
 export function caseKey(experimentId: string, position: number): string {
   return `${experimentId}:${position}`;

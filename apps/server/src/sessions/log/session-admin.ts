@@ -1,7 +1,7 @@
 import type { Session } from "@agent-platform/contract";
 import type pg from "pg";
-import { notFound } from "../http/app-error.js";
-import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
+import { notFound } from "../../http/app-error.js";
+import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row.js";
 
 async function updateOne(pool: pg.Pool, sql: string, params: unknown[], id: string): Promise<Session> {
   const { rows } = await pool.query<SessionRow>(sql, params);

@@ -6,14 +6,14 @@ import {
   type SessionListQueryInput,
 } from "@agent-platform/contract";
 import type pg from "pg";
-import { notFound } from "../http/app-error.js";
-import { invalidRequest } from "../http/error-envelope.js";
-import { decodeCursor, pageOf } from "../http/pagination.js";
-import { LruCache } from "../lib/lru-cache.js";
-import { onePerOwner } from "../lib/per-owner.js";
-import { prepared } from "../lib/prepared.js";
+import { notFound } from "../../http/app-error.js";
+import { invalidRequest } from "../../http/error-envelope.js";
+import { decodeCursor, pageOf } from "../../http/pagination.js";
+import { LruCache } from "../../lib/lru-cache.js";
+import { onePerOwner } from "../../lib/per-owner.js";
+import { prepared } from "../../lib/prepared.js";
 import { EVENT_CREATED_AT, EVENT_WIRE_JSON, type EventRow, toWireEvent } from "./event-log.js";
-import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
+import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row.js";
 
 export async function findSession(db: pg.Pool | pg.PoolClient, projectId: string, id: string): Promise<SessionRow> {
   const { rows } = await db.query<SessionRow>(

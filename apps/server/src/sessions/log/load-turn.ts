@@ -1,16 +1,18 @@
 import type { PendingAction } from "@agent-platform/contract";
 import type pg from "pg";
 import { prepared } from "../../lib/prepared.js";
-import {
-  type ClaimedTurn,
-  type EventRow,
-  eventsAfterJsonSql,
-  loopSettingsJsonSql,
-  type SessionLoopSettings,
-} from "../../sessions/index.js";
-import { type SessionRuntimeInfo, sessionRuntimeInfo } from "../tools/types.js";
+import { type EventRow, eventsAfterJsonSql } from "./event-log.js";
+import type { ClaimedTurn } from "./local-turns.js";
+import { loopSettingsJsonSql, type SessionLoopSettings } from "./loop-settings.js";
+import type { ExecutionSettings } from "./session-row.js";
 
-export interface LoopSessionRow extends SessionRuntimeInfo {
+/** What the loop reads of a session at the start of a pass. */
+export interface LoopSessionRow extends ExecutionSettings {
+  id: string;
+  projectId: string;
+  workspaceId: string;
+  agentId: string;
+  agentVersion: number;
   status: string;
   stopReason: string | null;
   pendingActions: PendingAction[];
@@ -47,16 +49,30 @@ export async function loadLoopSession(
   return rows[0];
 }
 
-/** `loadLoopSession` as one JSON value (null when the session is gone), for the claim of its turn to read. */
-export function loopSessionJsonSql(sessionId: string, afterSeq: number, limit: number, param: (v: unknown) => string) {
-  return `SELECT row_to_json(r) FROM (${loopSessionSql(param(sessionId), param(afterSeq), param(limit))}) r`;
+/**
+ * The `preload` of the `session.turn` kind: the claim of a notified session reads `loadLoopSession`'s row as one JSON
+ * value (null when the session is gone), after the prefix of the log this process has cached (`cachedSeq(key)`).
+ */
+export function sessionTurnPreload(
+  cachedSeq: (sessionId: string) => number,
+  limit: number,
+): (key: string, param: (value: unknown) => string) => string {
+  return (key, param) =>
+    `SELECT row_to_json(r) FROM (${loopSessionSql(param(key), param(cachedSeq(key)), param(limit))}) r`;
 }
 
 /** The row `loadLoopSession` would have read, from what the ingestion statement that claimed the turn returned. */
 export function claimedTurnRow(turn: ClaimedTurn): LoopSessionRow {
   const { session } = turn;
   return {
-    ...sessionRuntimeInfo({ ...session, vaultIds: session.vaultIds ?? [] }),
+    id: session.id,
+    projectId: session.projectId,
+    workspaceId: session.workspaceId,
+    agentId: session.agentId,
+    agentVersion: session.agentVersion,
+    environmentId: session.environmentId,
+    vaultIds: session.vaultIds ?? [],
+    resources: session.resources,
     status: session.status,
     stopReason: session.stopReason,
     pendingActions: session.pendingActions,

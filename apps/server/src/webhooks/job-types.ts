@@ -1,5 +1,7 @@
+import { jobType, NO_PAYLOAD } from "../jobs/index.js";
+
 /** The job kind of webhook deliveries; its key is `<webhookId>:<orderKey>` (one sender per endpoint and order key). */
-export const DELIVERY_KIND = "webhook.delivery";
+export const DELIVERY_JOB = jobType("webhook.delivery", NO_PAYLOAD);
 
 export function deliveryJobKey(webhookId: string, orderKey: string): string {
   return `${webhookId}:${orderKey}`;

@@ -1,17 +1,15 @@
-import type { IngestedEvent, Session, UserEvent } from "@agent-platform/contract";
+import type { UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
-import type { AppContext } from "../context.js";
-import { AppError, notFound } from "../http/app-error.js";
-import { inTransaction, isUniqueViolation } from "../lib/transaction.js";
-import { ingestInOneStatement } from "./ingest-one-statement.js";
-import { requestTurn } from "./request-turn.js";
-import { SESSION_COLUMNS, type SessionRow, toSession } from "./serialize.js";
+import type { AppContext } from "../../context.js";
+import { AppError, notFound } from "../../http/app-error.js";
+import { inTransaction, isUniqueViolation } from "../../lib/transaction.js";
+import { type IngestResult, ingestInOneStatement } from "./ingest-one-statement.js";
+import type { LocalTurns } from "./local-turns.js";
+import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row.js";
+import { requestTurn } from "./turn-job.js";
 import { appendUserEvents } from "./user-events.js";
 
-export interface IngestResult {
-  events: IngestedEvent[];
-  session: Session;
-}
+export type { IngestResult };
 
 /**
  * `POST …/sessions/:id/events`: the batch is appended whole or refused whole, in one transaction that locks the session
@@ -21,14 +19,16 @@ export interface IngestResult {
  * unique violation on the key (an append that did not lock the row) is retried once, re-reading the log.
  */
 export async function ingestEvents(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "db">,
   projectId: string,
   sessionId: string,
   events: UserEvent[],
+  /** This process's turn slots, when it runs turns (`ROLE=all`): a turn may start here at once. */
+  localTurns?: LocalTurns,
 ): Promise<IngestResult> {
   // Answers to tool uses are checked against the pending actions under the row lock: the general path.
   if (!events.some((e) => e.type === "user.tool_confirmation" || e.type === "user.custom_tool_result")) {
-    const done = await ingestInOneStatement(ctx.db.pool, projectId, sessionId, events, ctx.localTurns?.(sessionId));
+    const done = await ingestInOneStatement(ctx.db.pool, projectId, sessionId, events, localTurns?.(sessionId));
     if (done) return done;
   }
   let attempt = 0;

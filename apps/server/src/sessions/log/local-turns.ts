@@ -1,6 +1,6 @@
 import type { EventRow } from "./event-log.js";
 import type { SessionLoopSettings } from "./loop-settings.js";
-import type { SessionRow } from "./serialize.js";
+import type { SessionRow } from "./session-row.js";
 
 /**
  * A turn slot of this process's job runner, held while a user event is ingested: when the session had no pending
@@ -31,3 +31,27 @@ export interface ClaimedTurn {
 
 /** Holds a turn slot for the session, if this process runs turns and has one free. */
 export type LocalTurns = (sessionId: string) => LocalTurnSlot | undefined;
+
+/**
+ * Where ingestion finds this process's turn slots: made by the composition root and handed to what ingests user
+ * events; the job runner's wiring connects it while the runner runs (`ROLE=all`). Unconnected, every turn is
+ * requested through the queue.
+ */
+export interface LocalTurnsLink {
+  readonly slotFor: LocalTurns;
+  connect(turns: LocalTurns): void;
+  disconnect(): void;
+}
+
+export function localTurnsLink(): LocalTurnsLink {
+  let current: LocalTurns | undefined;
+  return {
+    slotFor: (sessionId) => current?.(sessionId),
+    connect(turns) {
+      current = turns;
+    },
+    disconnect() {
+      current = undefined;
+    },
+  };
+}
