@@ -7,6 +7,7 @@ import { WorkerStopping } from "./errors.js";
 import { type Claim, claimDue, claimKey, JOBS_CHANNEL, nextDueMs, releaseJob } from "./queue.js";
 import { runJob } from "./run-job.js";
 import type { AnyJobKind, ReservedSlot } from "./types.js";
+import { WakeTimer } from "./wake-timer.js";
 
 export interface JobRunnerOptions {
   pool: pg.Pool;
@@ -35,8 +36,6 @@ interface ActiveRun {
 
 /** A notification this early (or earlier) counts as due now: the claim decides by the database's clock. */
 const DUE_SLACK_MS = 1_000;
-/** The longest a runner sleeps without looking at the queue (a fallback: work normally arrives by notification). */
-const MAX_SLEEP_MS = 30_000;
 /** After a failed statement (database unreachable), how soon the runner looks at the queue again. */
 const RETRY_AFTER_FAILURE_MS = 500;
 
@@ -53,8 +52,7 @@ export class JobRunner {
   private readonly active = new Set<ActiveRun>();
   private tokenCounter = 0;
   private unsubscribe: (() => void) | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private timerAt = Number.POSITIVE_INFINITY;
+  private readonly timer = new WakeTimer(() => this.sweepAll());
   private timerStale = false;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
@@ -82,7 +80,7 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
+    this.timer.stop();
     await this.pumping?.catch(() => {});
     const runs = [...this.active];
     if (runs.length > 0 && this.options.drainMs > 0) {
@@ -173,7 +171,7 @@ export class JobRunner {
     if (!state) return;
     const dueAt = Number(payload.slice(first + 1, second));
     if (dueAt > Date.now() + DUE_SLACK_MS) {
-      this.wakeAt(dueAt);
+      this.timer.wakeAt(dueAt);
       return;
     }
     state.wanted.add(payload.slice(second + 1));
@@ -184,26 +182,6 @@ export class JobRunner {
     for (const state of this.kinds.values()) state.sweep = true;
     this.timerStale = true;
     void this.pump();
-  }
-
-  /**
-   * Arms the timer for `requested` (at most MAX_SLEEP_MS away: a far-off time, such as a yearly schedule's next run, would
-   * overflow setTimeout's 32-bit delay and fire at once) unless it is armed earlier already.
-   */
-  private wakeAt(requested: number): void {
-    const time = Math.min(requested, Date.now() + MAX_SLEEP_MS);
-    if (this.stopped || time >= this.timerAt) return;
-    clearTimeout(this.timer);
-    this.timerAt = time;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.timerAt = Number.POSITIVE_INFINITY;
-        this.sweepAll();
-      },
-      Math.max(0, time - Date.now()),
-    );
-    this.timer.unref();
   }
 
   /**
@@ -265,7 +243,7 @@ export class JobRunner {
         if (this.timerStale && !this.stopped) {
           this.timerStale = false;
           const ms = await nextDueMs(pool, [...this.kinds.keys()]);
-          this.rearm(ms);
+          this.timer.resetToDue(ms);
         }
       } while (this.pumpAgain && !this.stopped);
       if (this.failingSince !== undefined) this.recovered();
@@ -281,9 +259,7 @@ export class JobRunner {
           "job runner could not claim work; retrying until the database answers",
         );
       }
-      clearTimeout(this.timer);
-      this.timerAt = Number.POSITIVE_INFINITY;
-      this.wakeAt(Date.now() + RETRY_AFTER_FAILURE_MS);
+      this.timer.resetTo(RETRY_AFTER_FAILURE_MS);
     }
   }
 
@@ -297,20 +273,12 @@ export class JobRunner {
     this.options.onResynchronised?.(failedForMs);
   }
 
-  /** The timer goes to the earliest due row (at most MAX_SLEEP_MS away), replacing any later one. */
-  private rearm(ms: number | null): void {
-    const delay = Math.min(ms === null ? MAX_SLEEP_MS : Math.max(50, ms + 25), MAX_SLEEP_MS);
-    clearTimeout(this.timer);
-    this.timerAt = Number.POSITIVE_INFINITY;
-    this.wakeAt(Date.now() + delay);
-  }
-
   private launch(state: KindState, claim: Claim, inline: boolean, reserved = false): Promise<void> {
     if (!inline && !reserved) state.slotsUsed++;
     const controller = new AbortController();
     const run: ActiveRun = { controller, done: Promise.resolve() };
     this.active.add(run);
-    const deps = { pool: this.options.pool, logger: this.options.logger, wakeAt: (t: number) => this.wakeAt(t) };
+    const deps = { pool: this.options.pool, logger: this.options.logger, wakeAt: (t: number) => this.timer.wakeAt(t) };
     run.done = runJob(deps, state.def, claim, controller, inline)
       .catch((error) => this.options.logger.error({ err: error, job: claim.kind, key: claim.key }, "job run failed"))
       .finally(() => {
