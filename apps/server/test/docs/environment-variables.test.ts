@@ -19,6 +19,10 @@ const READ_BY_LIBRARIES = new Set(["OTEL_RESOURCE_ATTRIBUTES"]);
 /** Names built at run time: `env[\`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT\`]`, signal traces or metrics. */
 const TEMPLATES: Record<string, string[]> = {
   OTEL_EXPORTER_OTLP_: ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"],
+  // runtime/browser/hosted-settings.ts: each hosted browser provider's settings, read with its prefix.
+  BROWSER_PROVIDER_: ["BROWSER_PROVIDER_A_CLOUD", "BROWSER_PROVIDER_B"].flatMap((prefix) =>
+    ["SESSION_URL", "CDP_URL", "API_KEY", "REGIONS", "CONNECT_TIMEOUT_MS"].map((name) => `${prefix}_${name}`),
+  ),
 };
 
 const NAME = "[A-Z][A-Z0-9_]*[A-Z0-9]";

