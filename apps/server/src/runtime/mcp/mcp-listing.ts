@@ -1,24 +1,15 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { raceAbort } from "../../lib/abort.js";
 
 const MAX_LIST_PAGES = 100;
 
+/** Resolves with `promise`, or with "aborted" as soon as `signal` aborts (the promise is abandoned). */
 export function waitOrAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | "aborted"> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.resolve("aborted");
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
+  return raceAbort(promise, signal).catch((error: unknown) => {
+    if (signal.aborted && error === signal.reason) return "aborted" as const;
+    throw error;
   });
 }
 
