@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type CallCgroup, createCallCgroup, detectCgroups } from "../sandbox/cgroups.js";
+import { runBwrapProbe } from "../sandbox/run-bwrap-probe.js";
 import type { BrowserBoundarySettings } from "./browser-settings.js";
 
 /** Inside the boundary the egress proxy's socket is bridged to this loopback port (the browser's only way out). */
@@ -170,28 +170,13 @@ export async function probeBoundary(settings: BrowserBoundarySettings): Promise<
   if (!settings.bwrapPath) return { ok: false, reason: `No bubblewrap (bwrap) was found. ${ENABLE}` };
   const root = process.getuid?.() === 0;
   const args = [...browserBwrapArgs("/usr/bin/true", null, 1024 * 1024, sandboxUid(settings)), "--", "true"];
-  return new Promise((resolve) => {
-    const child = spawn(settings.bwrapPath!, args, {
-      ...(root ? { uid: settings.uid, gid: settings.gid } : {}),
-      env: {},
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      resolve({ ok: false, reason: `bubblewrap could not be started: ${error.message}. ${ENABLE}` });
-    });
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve(
-        code === 0
-          ? { ok: true }
-          : { ok: false, reason: `bubblewrap cannot confine the browser here (${stderr.trim() || code}). ${ENABLE}` },
-      );
-    });
-  });
+  const run = await runBwrapProbe(
+    settings.bwrapPath,
+    args,
+    root ? { uid: settings.uid, gid: settings.gid } : undefined,
+  );
+  if (!run.started) return { ok: false, reason: `bubblewrap could not be started: ${run.error}. ${ENABLE}` };
+  return run.code === 0
+    ? { ok: true }
+    : { ok: false, reason: `bubblewrap cannot confine the browser here (${run.stderr.trim() || run.code}). ${ENABLE}` };
 }

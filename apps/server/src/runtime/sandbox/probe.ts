@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
 import { access, chmod, mkdir } from "node:fs/promises";
+import { runBwrapProbe } from "./run-bwrap-probe.js";
 import { bwrapArgs } from "./run-sandboxed.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 
@@ -35,26 +35,7 @@ export async function probeSandbox(settings: SandboxSettings): Promise<ProbeResu
     return { ok: false, reason: `Code execution cannot start: ${(error as Error).message}. ${ENABLE}` };
   }
   const args = [...bwrapArgs({ workspace: settings.root }, {}, 1024 * 1024), "--", "/bin/true"];
-  return new Promise((resolve) => {
-    const child = spawn(settings.bwrapPath!, args, {
-      uid: settings.uid,
-      gid: settings.gid,
-      env: {},
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      resolve({ ok: false, reason: `bubblewrap could not be started: ${error.message}. ${ENABLE}` });
-    });
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve({ ok: true });
-      else resolve({ ok: false, reason: explain(stderr) });
-    });
-  });
+  const run = await runBwrapProbe(settings.bwrapPath, args, { uid: settings.uid, gid: settings.gid });
+  if (!run.started) return { ok: false, reason: `bubblewrap could not be started: ${run.error}. ${ENABLE}` };
+  return run.code === 0 ? { ok: true } : { ok: false, reason: explain(run.stderr) };
 }
