@@ -15,6 +15,8 @@ export interface PromptPlan {
   messages: ReturnType<typeof conversationView>;
   /** Estimated prompt tokens. */
   tokens: number;
+  /** Characters of the prompt (system, messages, tool definitions as JSON). */
+  chars: number;
   /** Prompt tokens past which the conversation is compacted first; undefined when the window is unknown. */
   limit?: number;
   /**
@@ -41,16 +43,16 @@ export function planPrompt(
   const messages = conversationView(pass.log, state.steps, maxToolChars);
   const chars = (system?.length ?? 0) + JSON.stringify(messages).length + JSON.stringify(tools).length;
   const tokens = promptTokens(pass.log, chars, maxToolChars);
-  if (!window) return { resolved, messages, tokens };
+  if (!window) return { resolved, messages, tokens, chars };
   const limit = Math.floor(Math.min(settings.threshold * window, window - (spec.maxOutputTokens ?? 0)));
-  if (tokens <= limit) return { resolved, messages, tokens, limit };
+  if (tokens <= limit) return { resolved, messages, tokens, chars, limit };
   // Past the threshold with nothing left to summarise, a prompt that still fits the window is sent as it is.
   const overflow = planCompaction(pass.log, state.steps, limit * KEEP_SHARE)
     ? "compact"
     : tokens + (spec.maxOutputTokens ?? 0) > window
       ? "too_large"
       : undefined;
-  return { resolved, messages, tokens, limit, ...(overflow ? { overflow } : {}) };
+  return { resolved, messages, tokens, chars, limit, ...(overflow ? { overflow } : {}) };
 }
 
 /**

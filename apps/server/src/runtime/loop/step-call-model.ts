@@ -74,12 +74,11 @@ interface NeedsRoom {
 const RESERVED_OUTPUT_TOKENS = 1_024;
 
 /**
- * Tokens reserved on a blocking `tokens` budget before a call: its context (about 4 characters per token) plus its
+ * Tokens reserved on a blocking `tokens` budget before a call: its prompt (about 4 characters per token) plus its
  * output cap. Settled with the real count once the call answers.
  */
-function estimateTokens(system: string | undefined, messages: unknown, spec: ModelSpec): number {
-  const chars = (system?.length ?? 0) + JSON.stringify(messages).length;
-  return Math.ceil(chars / 4) + (spec.maxOutputTokens ?? RESERVED_OUTPUT_TOKENS);
+function estimateTokens(promptChars: number, spec: ModelSpec): number {
+  return Math.ceil(promptChars / 4) + (spec.maxOutputTokens ?? RESERVED_OUTPUT_TOKENS);
 }
 
 /**
@@ -99,7 +98,7 @@ async function modelCall(
   const prompt = planPrompt(pass, state, spec, config.system, tools.definitions);
   if (prompt.overflow) return { prompt, refusal: undefined };
   const messages = prompt.messages;
-  const estimate = estimateTokens(config.system, messages, spec);
+  const estimate = estimateTokens(prompt.chars, spec);
   const reservation = await reserveUsageNow(pass.ctx, {
     workspaceId: pass.info.workspaceId,
     agentId: pass.info.agentId,
