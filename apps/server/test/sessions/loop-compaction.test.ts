@@ -99,6 +99,39 @@ describe("long sessions", () => {
     expect(String(firstUser.content)).toContain("[Summary of the earlier conversation]");
   }, 300_000);
 
+  it("counts compaction calls on the budgets like every model call (reserved, then settled)", async () => {
+    fake.respondWith(agentScript(700));
+    const tenant = await t.newTenant();
+    const budget = async (meter: string, limit: number) => {
+      const res = await t.http
+        .post("/v1/budgets")
+        .set(tenant.auth)
+        .send({ scope: "workspace", meter, limit, action: "block", period: "total" });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.id as string;
+    };
+    const calls = await budget("model_calls", 1_000);
+    const tokens = await budget("tokens", 10_000_000);
+    const agent = await createAgent(t, tenant, {
+      model: { id: "openai-compatible/fake-model", contextWindow: WINDOW },
+      mcpServers: [{ name: "docs", url: mcp.url }],
+      toolPermissions: { docs__echo: "always_allow" },
+    });
+    const session = await newSession(t, tenant, { agent: agent.id, events: [message("turn 1")] });
+    let log: LogEntry[] = [];
+    for (let turn = 1; turn <= 10; turn++) {
+      if (turn > 1) await postEvents(t, tenant, session.id, [message(`turn ${turn}`)]);
+      log = await waitForIdle(t, tenant, session.id, turn, 60_000);
+    }
+    const compactions = byType(log, "session.compaction");
+    expect(compactions.length).toBeGreaterThan(0);
+    const usages = [...byType(log, "agent.usage"), ...compactions.map((c) => c.usage)];
+    const used = async (id: string) => (await t.http.get(`/v1/budgets/${id}`).set(tenant.auth)).body.used;
+    expect(await used(calls)).toBe(usages.length);
+    expect(await used(calls)).toBe(chatCalls().length);
+    expect(await used(tokens)).toBe(usages.reduce((sum, u) => sum + u.inputTokens + u.outputTokens, 0));
+  }, 120_000);
+
   for (const style of ["openai", "vllm", "litellm", "ollama"] as const) {
     it(`recovers when the provider refuses a prompt as too long (${style})`, async () => {
       fakeOptions.overflowStyle = style;
