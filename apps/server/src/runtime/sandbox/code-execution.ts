@@ -1,26 +1,18 @@
-import { randomUUID } from "node:crypto";
 import { readdir, rm, stat, utimes } from "node:fs/promises";
-import { join } from "node:path";
 import type { AgentConfig } from "@agent-platform/contract";
-import { ARTIFACT_LIMITS, latestArtifactContents, writeArtifact } from "../../artifacts/index.js";
 import type { AppContext } from "../../context.js";
 import { type ExecutionEnvironment, loadExecutionEnvironment } from "../../environments/index.js";
-import { checkEgress, loadWorkspaceEgressPolicy, mergeEgressPolicies } from "../../governance/index.js";
-import { startEgressProxy } from "../../lib/outbound/index.js";
 import { Slots } from "../../lib/slots.js";
 import { existingSessionIds, sessionEnvironment } from "../../sessions/index.js";
-import { openVaultSecrets } from "../../vaults/index.js";
-import {
-  loadWorkspaceSnapshot,
-  readTar,
-  saveWorkspaceSnapshot,
-  type TarEntry,
-  workspaceGeneration,
-} from "../../workspaces/index.js";
+import { loadWorkspaceSnapshot, readTar, saveWorkspaceSnapshot, workspaceGeneration } from "../../workspaces/index.js";
 import type { SessionRuntimeInfo } from "../tools/types.js";
-import { PackageLayers, packageHosts } from "./package-layers.js";
+import { callEgressBridge, packageEgressBridge } from "./egress-bridge.js";
+import { PackageLayers } from "./package-layers.js";
 import { type ProbeResult, probeSandbox } from "./probe.js";
 import { runSandboxed, type SandboxMounts, type SandboxOutcome } from "./run-sandboxed.js";
+import { SandboxUnavailable } from "./sandbox-errors.js";
+import { saveOutputs } from "./sandbox-outputs.js";
+import { openSandboxSecrets } from "./sandbox-secrets.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 import {
   ensureSessionDirs,
@@ -31,8 +23,7 @@ import {
   setLocalGeneration,
 } from "./workspace-dirs.js";
 
-/** Code execution is not available here, or the call cannot start (the message says why, for the model and users). */
-export class SandboxUnavailable extends Error {}
+export { SandboxUnavailable } from "./sandbox-errors.js";
 
 export interface ExecRequest {
   script: string;
@@ -60,8 +51,6 @@ interface Touched {
 
 const RESTORE = "find /workspace -mindepth 1 -delete && tar -xzf - -C /workspace --no-same-owner --no-same-permissions";
 const SNAPSHOT = "tar -czf - -C /workspace .";
-const OUTPUTS_PREFIX = "outputs/";
-const MAX_OUTPUT_ARTIFACTS = 100;
 
 /**
  * Runs the code-execution tools' calls of one process: each call in a fresh bubblewrap sandbox over the session's
@@ -104,7 +93,7 @@ export class CodeExecution {
       environment.packages.npm.length + environment.packages.pip.length > 0
         ? this.layers.ensure(environment.packages)
         : Promise.resolve(undefined),
-      this.openSecrets(session, environment),
+      openSandboxSecrets(this.ctx, session.workspaceId, environment),
     ]);
     if (request.writes) this.touched.set(session.id, { projectId: session.projectId, dirty: true });
     else if (!this.touched.has(session.id))
@@ -116,7 +105,12 @@ export class CodeExecution {
     const mounts: SandboxMounts = { workspace: dirs.workspace, ...(layer ? { layer } : {}) };
     const proxy =
       environment.networking.type === "limited"
-        ? await this.startProxy(session, agent, environment.networking.allowedHosts, dirs)
+        ? await callEgressBridge(this.ctx, this.settings, {
+            session,
+            agent,
+            allowedHosts: environment.networking.allowedHosts,
+            dir: dirs.dir,
+          })
         : null;
     if (proxy) mounts.proxySocket = proxy.path;
     await this.slots.take(signal);
@@ -185,7 +179,7 @@ export class CodeExecution {
       files: files.length,
     });
     await setLocalGeneration(dirs, generation);
-    await this.saveOutputs(sessionId, touched.projectId, files);
+    await saveOutputs(this.ctx.db.pool, { sessionId, projectId: touched.projectId }, files);
   }
 
   /**
@@ -227,30 +221,6 @@ export class CodeExecution {
     return loadExecutionEnvironment(this.ctx.db.prisma, projectId, session?.environmentId ?? null);
   }
 
-  private async saveOutputs(sessionId: string, projectId: string, files: TarEntry[]): Promise<void> {
-    const outputs = files
-      .filter((f) => f.path.startsWith(OUTPUTS_PREFIX) && f.path.length > OUTPUTS_PREFIX.length)
-      .filter((f) => f.size <= ARTIFACT_LIMITS.binaryBytes && f.path.length <= ARTIFACT_LIMITS.nameLength)
-      .slice(0, MAX_OUTPUT_ARTIFACTS);
-    if (outputs.length === 0) return;
-    const latest = await latestArtifactContents(
-      this.ctx.db.pool,
-      sessionId,
-      outputs.map((f) => f.path),
-    );
-    for (const file of outputs) {
-      const content = file.content ?? Buffer.alloc(0);
-      if (latest.get(file.path)?.equals(content)) continue;
-      await writeArtifact(this.ctx.db.pool, {
-        sessionId,
-        projectId,
-        name: file.path,
-        content: new Uint8Array(content),
-        contentType: contentTypeOf(file.path),
-      });
-    }
-  }
-
   /** The session's folders, current with the saved workspace (restored when this copy is older). Once per turn. */
   private prepare(session: SessionRuntimeInfo): Promise<SessionDirs> {
     let pending = this.prepared.get(session.id);
@@ -285,57 +255,9 @@ export class CodeExecution {
     return dirs;
   }
 
-  private async openSecrets(
-    session: SessionRuntimeInfo,
-    environment: ExecutionEnvironment,
-  ): Promise<Array<[string, string]>> {
-    const refs = Object.entries(environment.secrets);
-    if (refs.length === 0) return [];
-    const vaults = new Map<string, Promise<Record<string, string>>>();
-    const out: Array<[string, string]> = [];
-    for (const [name, ref] of refs) {
-      let vault = vaults.get(ref.vaultId);
-      if (!vault) {
-        vault = openVaultSecrets(this.ctx, session.workspaceId, ref.vaultId).catch(() => {
-          throw new SandboxUnavailable(`Secret variable ${name}: vault ${ref.vaultId} no longer exists`);
-        });
-        vaults.set(ref.vaultId, vault);
-      }
-      const value = (await vault)[ref.key];
-      if (value === undefined)
-        throw new SandboxUnavailable(`Secret variable ${name}: vault ${ref.vaultId} has no ${ref.key}`);
-      out.push([name, value]);
-    }
-    return out;
-  }
-
-  /** A proxy for one call with `limited` networking: its hosts, within the workspace and agent egress policies. */
-  private async startProxy(session: SessionRuntimeInfo, agent: AgentConfig, allowedHosts: string[], dirs: SessionDirs) {
-    const workspacePolicy = await loadWorkspaceEgressPolicy(this.ctx.db.prisma, session.workspaceId);
-    const policy = mergeEgressPolicies(workspacePolicy, agent.egressPolicy);
-    const hosts = mergeEgressPolicies(null, { allowedDomains: allowedHosts });
-    const path = join(dirs.dir, `egress-${randomUUID()}.sock`);
-    const proxy = await startEgressProxy({
-      outbound: this.ctx.outbound,
-      judge: (url) => {
-        if (!checkEgress(hosts, url).allowed) return `${url.host} is not in the environment's networking.allowedHosts`;
-        const decision = checkEgress(policy, url);
-        return decision.allowed ? null : decision.reason;
-      },
-      listen: { path, uid: this.settings.uid, gid: this.settings.gid },
-    });
-    return { path, close: () => proxy.close() };
-  }
-
   private async buildLayer(target: string, script: string, args: string[]): Promise<string | null> {
-    const hosts = packageHosts(this.settings);
-    const path = join(target, "..", `${randomUUID()}.sock`);
-    const proxy = await startEgressProxy({
-      outbound: this.ctx.outbound,
-      judge: (url) =>
-        hosts.includes(url.host) || hosts.includes(url.hostname) ? null : `${url.host} is not a package host`,
-      listen: { path, uid: this.settings.uid, gid: this.settings.gid },
-    });
+    const proxy = await packageEgressBridge(this.ctx, this.settings, target);
+    const { path } = proxy;
     try {
       const outcome = await runSandboxed({
         bwrapPath: this.settings.bwrapPath!,
@@ -392,26 +314,4 @@ export class CodeExecution {
       this.slots.release();
     }
   }
-}
-
-const TYPES: Record<string, string> = {
-  txt: "text/plain",
-  md: "text/markdown",
-  csv: "text/csv",
-  json: "application/json",
-  html: "text/html",
-  svg: "image/svg+xml",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  pdf: "application/pdf",
-  zip: "application/zip",
-  py: "text/x-python",
-  js: "text/javascript",
-};
-
-function contentTypeOf(path: string): string {
-  const extension = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
-  return (extension && TYPES[extension]) || "application/octet-stream";
 }

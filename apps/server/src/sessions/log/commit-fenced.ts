@@ -1,10 +1,10 @@
 import type { PendingAction } from "@agent-platform/contract";
 import type pg from "pg";
 import { recordUsages, type UsageAmount, usageInsertSql } from "../../budgets/index.js";
-import { newId } from "../../ids.js";
 import { JobLeaseLost, releaseOwnJobSql } from "../../jobs/index.js";
 import { prepared } from "../../lib/prepared.js";
 import {
+  appendCtes,
   appendEvents,
   EVENT_CREATED_AT,
   type EventRow,
@@ -206,17 +206,7 @@ async function commitInOneStatement(
   plan: CommitPlan,
 ): Promise<Committed | null> {
   const { events, status, pendingActionsOnly, usage, releaseGeneration } = plan;
-  const params: unknown[] = [
-    lease.sessionId,
-    SESSION_TURN_KIND,
-    lease.token,
-    expectedSeq,
-    events.length,
-    events.map((e) => e.id ?? newId("event")),
-    events.map((e) => e.type),
-    events.map((e) => JSON.stringify(e.payload ?? {})),
-    events.map((e) => e.idempotencyKey ?? null),
-  ];
+  const params: unknown[] = [lease.sessionId, SESSION_TURN_KIND, lease.token, expectedSeq];
   const at = (value: unknown) => `$${params.push(value)}`;
   const head = status
     ? `, "status" = ${at(status.status)}, "stopReason" = ${at(status.stopReason)},
@@ -224,6 +214,14 @@ async function commitInOneStatement(
     : pendingActionsOnly
       ? `, "pendingActions" = ${at(JSON.stringify(pendingActionsOnly))}::jsonb`
       : "";
+  const append = appendCtes(at, {
+    sessionIdSql: "$1",
+    events,
+    set: head,
+    from: "head",
+    where: 'head."id" = u."id" AND head."leaseOwner" = $3 AND head."lastSeq" = $4',
+    returning: `"seq", "id", "type", "payload", ${EVENT_CREATED_AT}`,
+  });
   const counted = usage ? usageInsertSql(usage, params, "EXISTS (SELECT 1 FROM bump)") : null;
   const release =
     releaseGeneration !== undefined
@@ -236,17 +234,7 @@ async function commitInOneStatement(
      ), head AS MATERIALIZED (
        SELECT s."id", s."lastSeq", r."leaseOwner" FROM s
        LEFT JOIN LATERAL (SELECT "leaseOwner" FROM jobs WHERE "kind" = $2 AND "key" = s."id" FOR SHARE) r ON true
-     ), bump AS (
-       UPDATE sessions u SET "lastSeq" = u."lastSeq" + $5, "updatedAt" = now() ${head}
-       FROM head WHERE u."id" = head."id" AND head."leaseOwner" = $3 AND head."lastSeq" = $4
-       RETURNING u."lastSeq" - $5 AS "base"
-     ), appended AS (
-       INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey")
-       SELECT $1, bump."base" + input.ord, input.id, input.type, input.payload, input.ikey
-       FROM bump, unnest($6::text[], $7::text[], $8::jsonb[], $9::text[]) WITH ORDINALITY
-         AS input(id, type, payload, ikey, ord)
-       RETURNING "seq", "id", "type", "payload", ${EVENT_CREATED_AT}
-     )${counted ? `, counted AS (${counted})` : ""}${release ? `, released AS (${release})` : ""}
+     ), ${append}${counted ? `, counted AS (${counted})` : ""}${release ? `, released AS (${release})` : ""}
      SELECT head."lastSeq", head."leaseOwner", ${release ? "EXISTS (SELECT 1 FROM released)" : "false"} AS "released",
        CASE WHEN EXISTS (SELECT 1 FROM bump) THEN
          (SELECT COALESCE(json_agg(appended ORDER BY "seq"), '[]'::json) FROM appended) END AS "stored"

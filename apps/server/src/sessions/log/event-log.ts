@@ -54,10 +54,53 @@ export function toWireEvent(row: EventRow): StoredEvent {
   });
 }
 
+/** Adds a value to a statement's parameters and returns its placeholder. */
+export type At = (value: unknown) => string;
+
+/** How one statement appends to a session's log (`appendCtes`). */
+export interface Append {
+  /** The session id's placeholder. */
+  sessionIdSql: string;
+  events: readonly NewEvent[];
+  /** Further conditions on the session row (aliased `u`) for the append to happen. */
+  where?: string;
+  /** Further `SET` items of the session row (the head), each starting with a comma. */
+  set?: string;
+  /** A `FROM` item of the bump (e.g. a CTE the conditions read). */
+  from?: string;
+  /** Further columns the bump returns (the session row's, unqualified when there is no `from`). */
+  bumpReturning?: string;
+  /** What the appended entries return. */
+  returning: string;
+}
+
 /**
- * Appends events in one statement: the session row's `lastSeq` is bumped (its row lock serialises concurrent appends
- * to one session) and the events take the following numbers, so `seq` is strictly increasing without gaps. A trigger
- * notifies `session_events` at commit. Returns [] when the session does not exist (or is archived, with
+ * The one rule of the log, as the CTEs `bump` and `appended` of a statement: the session row's `lastSeq` is bumped by
+ * the number of events (its row lock serialises concurrent appends to one session, whoever makes them: ingestion, the
+ * loop's commits, a delegation's child), `bump` returns the `base` the events follow, and the events take the numbers
+ * after it, so `seq` is strictly increasing without gaps. Nothing is appended when the session row does not match.
+ * A trigger notifies `session_events` at commit.
+ */
+export function appendCtes(at: At, append: Append): string {
+  const { events, sessionIdSql } = append;
+  const count = at(events.length);
+  return `bump AS (
+       UPDATE sessions u SET "lastSeq" = u."lastSeq" + ${count}::int, "updatedAt" = now()${append.set ?? ""}
+       ${append.from ? `FROM ${append.from}` : ""}
+       WHERE u."id" = ${sessionIdSql}${append.where ? ` AND ${append.where}` : ""}
+       RETURNING ${append.bumpReturning ? `${append.bumpReturning}, ` : ""}u."lastSeq" - ${count}::int AS "base"
+     ), appended AS (
+       INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey")
+       SELECT ${sessionIdSql}, bump."base" + input.ord, input.id, input.type, input.payload, input.ikey
+       FROM bump, unnest(${at(events.map((e) => e.id ?? newId("event")))}::text[], ${at(events.map((e) => e.type))}::text[],
+         ${at(events.map((e) => JSON.stringify(e.payload ?? {})))}::jsonb[],
+         ${at(events.map((e) => e.idempotencyKey ?? null))}::text[]) WITH ORDINALITY AS input(id, type, payload, ikey, ord)
+       RETURNING ${append.returning}
+     )`;
+}
+
+/**
+ * Appends events in one statement (`appendCtes`). Returns [] when the session does not exist (or is archived, with
  * `onlyActive`).
  */
 export async function appendEvents(
@@ -67,26 +110,15 @@ export async function appendEvents(
   options: { onlyActive?: boolean } = {},
 ): Promise<StoredEvent[]> {
   if (events.length === 0) return [];
-  const ids = events.map((e) => e.id ?? newId("event"));
-  const { rows } = await db.query<EventRow>(
-    `WITH bump AS (
-       UPDATE sessions SET "lastSeq" = "lastSeq" + $2, "updatedAt" = now()
-       WHERE id = $1 ${options.onlyActive ? 'AND "archivedAt" IS NULL' : ""}
-       RETURNING "lastSeq" - $2 AS base
-     )
-     INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey")
-     SELECT $1, bump.base + input.ord, input.id, input.type, input.payload, input.ikey
-     FROM bump, unnest($3::text[], $4::text[], $5::jsonb[], $6::text[]) WITH ORDINALITY AS input(id, type, payload, ikey, ord)
-     RETURNING "seq", "id", "type", "payload", "createdAt"`,
-    [
-      sessionId,
-      events.length,
-      ids,
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.payload ?? {})),
-      events.map((e) => e.idempotencyKey ?? null),
-    ],
-  );
+  const params: unknown[] = [sessionId];
+  const at: At = (value) => `$${params.push(value)}`;
+  const ctes = appendCtes(at, {
+    sessionIdSql: "$1",
+    events,
+    ...(options.onlyActive ? { where: 'u."archivedAt" IS NULL' } : {}),
+    returning: '"seq", "id", "type", "payload", "createdAt"',
+  });
+  const { rows } = await db.query<EventRow>(`WITH ${ctes} SELECT * FROM appended`, params);
   return rows.sort((a, b) => a.seq - b.seq).map(toWireEvent);
 }
 

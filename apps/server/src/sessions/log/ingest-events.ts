@@ -1,18 +1,15 @@
-import type { IngestedEvent, Session, UserEvent } from "@agent-platform/contract";
+import type { UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
 import type { AppContext } from "../../context.js";
 import { AppError, notFound } from "../../http/app-error.js";
 import { inTransaction, isUniqueViolation } from "../../lib/transaction.js";
-import { ingestInOneStatement } from "./ingest-one-statement.js";
+import { type IngestResult, ingestInOneStatement } from "./ingest-one-statement.js";
 import type { LocalTurns } from "./local-turns.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row.js";
 import { requestTurn } from "./turn-job.js";
 import { appendUserEvents } from "./user-events.js";
 
-export interface IngestResult {
-  events: IngestedEvent[];
-  session: Session;
-}
+export type { IngestResult };
 
 /**
  * `POST …/sessions/:id/events`: the batch is appended whole or refused whole, in one transaction that locks the session

@@ -1,14 +1,17 @@
-import type { UserEvent } from "@agent-platform/contract";
+import type { IngestedEvent, Session, UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
-import { newId } from "../../ids.js";
 import { prepared } from "../../lib/prepared.js";
-import { EVENT_CREATED_AT, type EventRow } from "./event-log.js";
-import type { IngestResult } from "./ingest-events.js";
+import { appendCtes, EVENT_CREATED_AT, type EventRow } from "./event-log.js";
 import type { LocalTurnSlot } from "./local-turns.js";
 import { loopSettingsJsonSql, type SessionLoopSettings } from "./loop-settings.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row.js";
 import { requestLeasedTurnCtes, requestTurnCtes } from "./turn-job.js";
 import { toNewEvent } from "./user-events.js";
+
+export interface IngestResult {
+  events: IngestedEvent[];
+  session: Session;
+}
 
 interface Row extends SessionRow {
   events: (EventRow & { idempotencyKey: string | null })[];
@@ -36,17 +39,15 @@ export async function ingestInOneStatement(
   events: UserEvent[],
   slot?: LocalTurnSlot,
 ): Promise<IngestResult | null> {
-  const entries = events.map(toNewEvent);
-  const values: unknown[] = [
-    sessionId,
-    projectId,
-    entries.length,
-    entries.map(() => newId("event")),
-    entries.map((e) => e.type),
-    entries.map((e) => JSON.stringify(e.payload ?? {})),
-    entries.map((e) => e.idempotencyKey ?? null),
-  ];
+  const values: unknown[] = [sessionId, projectId];
   const at = (value: unknown) => `$${values.push(value)}`;
+  const append = appendCtes(at, {
+    sessionIdSql: "$1",
+    events: events.map(toNewEvent),
+    where: 'u."projectId" = $2 AND u."archivedAt" IS NULL',
+    bumpReturning: SESSION_COLUMNS,
+    returning: `"seq", "id", "type", "idempotencyKey"${slot ? `, "payload", ${EVENT_CREATED_AT}` : ""}`,
+  });
   const request = slot
     ? requestLeasedTurnCtes(`SELECT "id" AS "key", "base" = ${at(slot.cachedSeq)} AS "leased" FROM bump`, at, slot)
     : requestTurnCtes('SELECT "id" FROM bump', at);
@@ -54,17 +55,7 @@ export async function ingestInOneStatement(
   try {
     ({ rows } = await pool.query<Row>(
       prepared(
-        `WITH bump AS (
-           UPDATE sessions SET "lastSeq" = "lastSeq" + $3, "updatedAt" = now()
-           WHERE "id" = $1 AND "projectId" = $2 AND "archivedAt" IS NULL
-           RETURNING ${SESSION_COLUMNS}, "lastSeq" - $3 AS "base"
-         ), appended AS (
-           INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey")
-           SELECT $1, bump."base" + input.ord, input.id, input.type, input.payload, input.ikey
-           FROM bump, unnest($4::text[], $5::text[], $6::jsonb[], $7::text[]) WITH ORDINALITY
-             AS input(id, type, payload, ikey, ord)
-           RETURNING "seq", "id", "type", "idempotencyKey"${slot ? `, "payload", ${EVENT_CREATED_AT}` : ""}
-         ), ${request}
+        `WITH ${append}, ${request}
          SELECT ${SESSION_COLUMNS.replace(/"(\w+)"/g, 'bump."$1"')},
            (SELECT count(*) FROM woken) AS "woken",
            (SELECT json_agg(appended ORDER BY "seq") FROM appended) AS "events"${
