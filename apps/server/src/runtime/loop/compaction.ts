@@ -54,6 +54,8 @@ export interface CompactionPlan {
   fromSeq: number;
   toSeq: number;
   transcript: string;
+  /** Estimated tokens of the items kept as they are. */
+  keptTokens: number;
 }
 
 /**
@@ -85,6 +87,7 @@ export function planCompaction(
         fromSeq: previous?.fromSeq ?? 1,
         toSeq,
         transcript: [...head, ...summarised.map((i) => i.text)].join("\n\n"),
+        keptTokens: Math.ceil(items.slice(cut).reduce((sum, i) => sum + i.text.length, 0) / 4),
       };
     }
   }
@@ -100,7 +103,7 @@ export async function compactConversation(
   pass: SessionPass,
   agentSpec: ModelSpec,
   plan: CompactionPlan,
-  detail: { reason: "threshold" | "context_overflow"; tokensBefore: number; tokensAfter: number },
+  detail: { reason: "threshold" | "context_overflow"; tokensBefore: number },
   signal: AbortSignal,
 ): Promise<void> {
   const summaryModel = contextSettingsOf(pass.ctx.config.env).model;
@@ -143,7 +146,7 @@ export async function compactConversation(
       fromSeq: plan.fromSeq,
       toSeq: plan.toSeq,
       tokensBefore: detail.tokensBefore,
-      tokensAfter: detail.tokensAfter + Math.ceil(result.text.length / 4),
+      tokensAfter: plan.keptTokens + Math.ceil(result.text.length / 4),
       reason: detail.reason,
       usage: { model: resolved.name, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
     },

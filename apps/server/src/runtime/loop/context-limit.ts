@@ -85,15 +85,6 @@ export async function makeRoom(
     await pass.append([entry, idleEvent("error")], idleStatus("error"));
     return;
   }
-  await compactConversation(
-    pass,
-    spec,
-    plan,
-    {
-      reason: refusal ? "context_overflow" : "threshold",
-      tokensBefore: prompt.tokens,
-      tokensAfter: Math.ceil(limit),
-    },
-    signal,
-  );
+  const reason = refusal ? "context_overflow" : "threshold";
+  await compactConversation(pass, spec, plan, { reason, tokensBefore: prompt.tokens }, signal);
 }
