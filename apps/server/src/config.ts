@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { DestinationStream } from "pino";
+import { modelCatalogueOf } from "./models/catalogue.js";
 
 export type Role = "all" | "api" | "worker";
 
@@ -24,6 +25,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!["all", "api", "worker"].includes(role)) throw new Error(`ROLE must be all, api or worker (got ${role})`);
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port number: ${env.PORT}`);
+  // A malformed MODEL_CATALOGUE / MODEL_CATALOGUE_FILE stops the start, not a session later.
+  modelCatalogueOf(env);
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     // pnpm runs scripts inside the package folder; relative paths mean the folder the command was typed in.

@@ -1,8 +1,14 @@
 import type { ExperimentTask, ModelRef } from "@agent-platform/contract";
 import { loadAgentVersion } from "../agents/index.js";
 import type { AppContext } from "../context.js";
-import { callModel, formatModelSpec, ModelCallError, parseModelSpec, providerSettingsOf } from "../models/index.js";
-import { estimateCostUsd } from "./pricing.js";
+import {
+  callModel,
+  costOf,
+  ModelCallError,
+  modelCatalogueOf,
+  parseModelSpec,
+  providerSettingsOf,
+} from "../models/index.js";
 import { type Judge, ScoringFailed } from "./scoring/score-output.js";
 import { defaultJudgeModel } from "./validate-create.js";
 
@@ -43,7 +49,7 @@ export function createJudge(
       });
       usage.inputTokens += result.usage.inputTokens;
       usage.outputTokens += result.usage.outputTokens;
-      const callCost = estimateCostUsd(formatModelSpec(parsed.spec), result.usage);
+      const callCost = costOf(modelCatalogueOf(ctx.config.env).resolve(parsed.spec).pricing, result.usage);
       cost = cost === null || callCost === null ? null : cost + callCost;
       return { text: result.text };
     } catch (error) {

@@ -250,6 +250,7 @@ export async function callModel(options: CallModelOptions): Promise<ModelCallRes
             : "";
         throw new ModelCallError(failure.code, `${failure.message}${suffix}`, {
           ...(failure.status !== undefined ? { status: failure.status } : {}),
+          ...(failure.contextWindow !== undefined ? { contextWindow: failure.contextWindow } : {}),
           cause: error.cause,
         });
       }

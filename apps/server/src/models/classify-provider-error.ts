@@ -2,7 +2,9 @@ import { APICallError, RetryError } from "ai";
 import type { ModelCallErrorCode } from "./model-errors.js";
 
 export interface ClassifiedProviderError {
-  code: Extract<ModelCallErrorCode, "model.provider_error" | "model.rate_limited">;
+  code: Extract<ModelCallErrorCode, "model.provider_error" | "model.rate_limited" | "model.context_overflow">;
+  /** With `model.context_overflow`: the window the provider's message names, if it does. */
+  contextWindow?: number;
   message: string;
   status?: number;
   /** Worth another attempt if nothing was streamed yet: overload, rate limit, 5xx, network. */
@@ -54,7 +56,46 @@ function retryAfterMs(headers: Record<string, string> | undefined): number | und
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-function fromStatus(status: number, detail: string, headers?: Record<string, string>): ClassifiedProviderError {
+/**
+ * A refusal of a prompt longer than the window, as each provider words it: OpenAI 400 `context_length_exceeded`
+ * ("This model's maximum context length is N tokens…", also vLLM's `BadRequestError` and LiteLLM's
+ * `ContextWindowExceededError`), Anthropic 400 `invalid_request_error` "prompt is too long: N tokens > M maximum",
+ * Ollama "input length exceeds the context length" / llama.cpp "exceeds the available context size".
+ */
+const CONTEXT_OVERFLOW =
+  /context_length_exceeded|prompt is too long|maximum context length|ContextWindowExceeded|exceeds? (the )?(maximum )?(available )?context (length|size|window)|input length exceeds|too many tokens/i;
+
+function contextWindowNamed(text: string): number | undefined {
+  const match =
+    /maximum context length is (\d+)/i.exec(text) ??
+    /tokens? > (\d+) maximum/i.exec(text) ??
+    /context (?:length|size|window)(?: of| is)? \(?(\d+)/i.exec(text);
+  const value = match ? Number(match[1]) : Number.NaN;
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+function contextOverflow(status: number, text: string): ClassifiedProviderError | undefined {
+  if ((status !== 400 && status !== 413 && status !== 422 && status !== 500) || !CONTEXT_OVERFLOW.test(text)) {
+    return undefined;
+  }
+  const window = contextWindowNamed(text);
+  return {
+    code: "model.context_overflow",
+    status,
+    message: `Model provider refused the prompt as too long (HTTP ${status})`,
+    retryable: false,
+    ...(window !== undefined ? { contextWindow: window } : {}),
+  };
+}
+
+function fromStatus(
+  status: number,
+  detail: string,
+  headers?: Record<string, string>,
+  body?: string,
+): ClassifiedProviderError {
+  const overflow = contextOverflow(status, `${detail}\n${body ?? ""}`);
+  if (overflow) return overflow;
   const after = retryAfterMs(headers);
   const base = { status, message: `Model provider answered HTTP ${status}: ${detail}` };
   if (status === 429) {
@@ -86,7 +127,7 @@ export function classifyProviderError(error: unknown): ClassifiedProviderError {
   const inner = RetryError.isInstance(error) ? error.lastError : error;
   if (APICallError.isInstance(inner)) {
     if (inner.statusCode !== undefined && inner.statusCode >= 400) {
-      return fromStatus(inner.statusCode, inner.message, inner.responseHeaders);
+      return fromStatus(inner.statusCode, inner.message, inner.responseHeaders, inner.responseBody);
     }
     // No status, or a 2xx whose body broke while being read: a connection problem.
     return {

@@ -1,5 +1,13 @@
 export { type CallModelOptions, callModel } from "./call-model.js";
 export {
+  costOf,
+  type ModelCapabilities,
+  ModelCatalogue,
+  type ModelInfo,
+  modelCatalogueOf,
+  type ResolvedModel,
+} from "./catalogue.js";
+export {
   type ConversationMedia,
   type ConversationMessage,
   type ConversationToolCall,
@@ -18,6 +26,7 @@ export type {
 export {
   formatModelSpec,
   MODEL_PROVIDERS,
+  type ModelPricing,
   type ModelProvider,
   type ModelReference,
   type ModelSpec,

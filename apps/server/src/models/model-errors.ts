@@ -1,15 +1,27 @@
-export type ModelCallErrorCode = "model.unavailable" | "model.provider_error" | "model.rate_limited";
+export type ModelCallErrorCode =
+  | "model.unavailable"
+  | "model.provider_error"
+  | "model.rate_limited"
+  /** The provider refused the prompt as longer than the model's context window. */
+  | "model.context_overflow";
 
 /** A model call that failed for good (after any retries). `message` never contains credentials. */
 export class ModelCallError extends Error {
   override readonly name = "ModelCallError";
   readonly code: ModelCallErrorCode;
   readonly status?: number;
+  /** With `model.context_overflow`: the window the provider named, when its message says it. */
+  readonly contextWindow?: number;
 
-  constructor(code: ModelCallErrorCode, message: string, options: { status?: number; cause?: unknown } = {}) {
+  constructor(
+    code: ModelCallErrorCode,
+    message: string,
+    options: { status?: number; cause?: unknown; contextWindow?: number } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     if (options.status !== undefined) this.status = options.status;
+    if (options.contextWindow !== undefined) this.contextWindow = options.contextWindow;
   }
 }
 

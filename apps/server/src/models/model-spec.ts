@@ -3,15 +3,35 @@ export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
 export const BUILTIN_MODEL_IDS = ["echo", "script"] as const;
 
+/** US dollars per million tokens. */
+export interface ModelPricing {
+  input: number;
+  output: number;
+  cachedInputRead?: number;
+  cachedInputWrite?: number;
+}
+
 export interface ModelSpec {
   provider: ModelProvider;
   modelId: string;
   temperature?: number;
   maxOutputTokens?: number;
+  /** Given on the agent for a model the catalogue does not know (or to override it). */
+  contextWindow?: number;
+  pricing?: ModelPricing;
 }
 
 /** What an agent definition may contain in its `model` field. */
-export type ModelReference = string | { id: string; provider?: string; temperature?: number; maxOutputTokens?: number };
+export type ModelReference =
+  | string
+  | {
+      id: string;
+      provider?: string;
+      temperature?: number;
+      maxOutputTokens?: number;
+      contextWindow?: number;
+      pricing?: ModelPricing;
+    };
 
 export type ModelSpecErrorCode = "model.unknown_provider" | "model.unknown_model" | "model.malformed";
 
@@ -22,7 +42,8 @@ export interface ModelSpecError {
 
 export type ParseModelSpecResult = { ok: true; spec: ModelSpec } | { ok: false; error: ModelSpecError };
 
-const OBJECT_KEYS = new Set(["id", "provider", "temperature", "maxOutputTokens"]);
+const OBJECT_KEYS = new Set(["id", "provider", "temperature", "maxOutputTokens", "contextWindow", "pricing"]);
+const PRICE_KEYS = new Set(["input", "output", "cachedInputRead", "cachedInputWrite"]);
 const MAX_TEMPERATURE = 2;
 
 function isModelProvider(value: string): value is ModelProvider {
@@ -70,10 +91,10 @@ function parseObjectReference(value: Record<string, unknown>): ParseModelSpecRes
   if (unknownKeys.length > 0) {
     return fail(
       "model.malformed",
-      `Unknown model field(s): ${unknownKeys.join(", ")}; allowed: id, provider, temperature, maxOutputTokens`,
+      `Unknown model field(s): ${unknownKeys.join(", ")}; allowed: ${[...OBJECT_KEYS].join(", ")}`,
     );
   }
-  const { id, provider, temperature, maxOutputTokens } = value;
+  const { id, provider, temperature, maxOutputTokens, contextWindow, pricing } = value;
   if (typeof id !== "string") return fail("model.malformed", "Model object needs a string `id`");
   if (provider !== undefined && typeof provider !== "string") {
     return fail("model.malformed", "Model `provider` must be a string");
@@ -92,6 +113,18 @@ function parseObjectReference(value: Record<string, unknown>): ParseModelSpecRes
     (typeof maxOutputTokens !== "number" || !Number.isInteger(maxOutputTokens) || maxOutputTokens < 1)
   ) {
     return fail("model.malformed", "Model `maxOutputTokens` must be a positive integer");
+  }
+  if (
+    contextWindow !== undefined &&
+    (typeof contextWindow !== "number" || !Number.isInteger(contextWindow) || contextWindow < 1_024)
+  ) {
+    return fail("model.malformed", "Model `contextWindow` must be an integer of at least 1024 tokens");
+  }
+  if (pricing !== undefined && !isPricing(pricing)) {
+    return fail(
+      "model.malformed",
+      "Model `pricing` must be an object of non-negative US dollars per million tokens: input, output, cachedInputRead?, cachedInputWrite?",
+    );
   }
 
   let base: ParseModelSpecResult;
@@ -114,8 +147,21 @@ function parseObjectReference(value: Record<string, unknown>): ParseModelSpecRes
       ...base.spec,
       ...(temperature !== undefined ? { temperature: temperature as number } : {}),
       ...(maxOutputTokens !== undefined ? { maxOutputTokens: maxOutputTokens as number } : {}),
+      ...(contextWindow !== undefined ? { contextWindow: contextWindow as number } : {}),
+      ...(pricing !== undefined ? { pricing: pricing as ModelPricing } : {}),
     },
   };
+}
+
+function isPricing(value: unknown): value is ModelPricing {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const entries = Object.entries(value);
+  const price = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0;
+  return (
+    entries.every(([key, v]) => PRICE_KEYS.has(key) && price(v)) &&
+    price((value as ModelPricing).input) &&
+    price((value as ModelPricing).output)
+  );
 }
 
 /** Parses a model reference (string or object form) as stored on an agent. Pure. */

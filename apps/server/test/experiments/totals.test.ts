@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { estimateCostUsd } from "../../src/experiments/pricing.js";
 import { computeTotals, type FinishedCase, percentile } from "../../src/experiments/totals.js";
+import { ModelCatalogue } from "../../src/models/catalogue.js";
 
 function row(partial: Partial<FinishedCase>): FinishedCase {
   return {
@@ -62,6 +62,8 @@ describe("experiment totals", () => {
   });
 
   it("estimates the cost of known models only", () => {
+    const catalogue = new ModelCatalogue();
+    const estimateCostUsd = catalogue.estimateCostUsd.bind(catalogue);
     expect(estimateCostUsd("openai/gpt-4o-mini", { inputTokens: 1_000_000, outputTokens: 1_000_000 })).toBeCloseTo(
       0.75,
     );

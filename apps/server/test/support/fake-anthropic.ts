@@ -4,9 +4,11 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A real HTTP server on 127.0.0.1 speaking Anthropic's Messages API (`POST /v1/messages`, not streamed), answering
- * from a queue of scripted replies. It checks tool results as the real API does: a `tool_result`'s content is a string
- * or blocks of type `text`, `image` (base64 of a JPEG, PNG, GIF or WebP, or a URL), `document` or `search_result`;
- * anything else is a 400 `invalid_request_error`.
+ * from `options.reply` or else a queue of scripted replies (`enqueue`). It refuses what the real API refuses:
+ * - a `tool_result` whose content is not a string or blocks of type `text`, `image` (base64 of a JPEG, PNG, GIF or
+ *   WebP, or a URL), `document` or `search_result` (400 `invalid_request_error`);
+ * - with `options.contextWindow`, a prompt over the model's window (prompt tokens counted as words, plus `max_tokens`):
+ *   400 `invalid_request_error` "prompt is too long: N tokens > W maximum".
  */
 
 export interface FakeAnthropicReply {
@@ -20,6 +22,13 @@ export interface FakeAnthropicRequest {
   // biome-ignore lint/suspicious/noExplicitAny: recorded JSON bodies are inspected freely by tests
   body: any;
   status: number;
+  /** Refused as longer than the model's window. */
+  refused: boolean;
+}
+
+export interface FakeAnthropicOptions {
+  contextWindow?: number;
+  reply?: (request: FakeAnthropicRequest) => FakeAnthropicReply;
 }
 
 export interface FakeAnthropic {
@@ -60,6 +69,17 @@ function invalidRequest(body: { messages?: { content?: unknown }[] }): string | 
   return null;
 }
 
+const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/** Words of every text in the request (system, text blocks, tool results), as this fake counts tokens. */
+function promptWords(value: unknown): number {
+  if (typeof value === "string") return countWords(value);
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + promptWords(item), 0);
+  if (typeof value !== "object" || value === null) return 0;
+  const record = value as Record<string, unknown>;
+  return promptWords(record.text) + promptWords(record.content) + promptWords(record.system);
+}
+
 function sendJson(response: ServerResponse, status: number, body: unknown) {
   response.writeHead(status, { "content-type": "application/json", "request-id": `req_${randomUUID()}` });
   response.end(JSON.stringify(body));
@@ -72,7 +92,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   return raw ? JSON.parse(raw) : undefined;
 }
 
-export async function startFakeAnthropic(): Promise<FakeAnthropic> {
+export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const requests: FakeAnthropicRequest[] = [];
   const queue: FakeAnthropicReply[] = [];
   const server = createServer(async (request, response) => {
@@ -80,7 +100,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     // biome-ignore lint/suspicious/noExplicitAny: a request body as sent
     const body = (await readJson(request)) as any;
     const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
-    const recorded: FakeAnthropicRequest = { path, headers, body, status: 200 };
+    const recorded: FakeAnthropicRequest = { path, headers, body, status: 200, refused: false };
     requests.push(recorded);
     const fail = (status: number, type: string, message: string) => {
       recorded.status = status;
@@ -90,7 +110,17 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     if (body?.stream === true) return fail(400, "invalid_request_error", "this fake does not stream");
     const invalid = invalidRequest(body);
     if (invalid) return fail(400, "invalid_request_error", invalid);
-    const reply = queue.shift() ?? { text: "ok" };
+    const prompt = promptWords({ system: body.system, content: body.messages });
+    const needed = prompt + Number(body.max_tokens ?? 0);
+    if (options.contextWindow !== undefined && needed > options.contextWindow) {
+      recorded.refused = true;
+      return fail(
+        400,
+        "invalid_request_error",
+        `prompt is too long: ${needed} tokens > ${options.contextWindow} maximum`,
+      );
+    }
+    const reply = options.reply?.(recorded) ?? queue.shift() ?? { text: "ok" };
     const toolUses = (reply.toolCalls ?? []).map((call) => ({
       type: "tool_use",
       id: `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
@@ -105,7 +135,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       content: [...(reply.text ? [{ type: "text", text: reply.text }] : []), ...toolUses],
       stop_reason: toolUses.length > 0 ? "tool_use" : "end_turn",
       stop_sequence: null,
-      usage: { input_tokens: 10, output_tokens: 5 },
+      usage: { input_tokens: prompt, output_tokens: countWords(reply.text ?? "") + 1 },
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

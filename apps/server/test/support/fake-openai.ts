@@ -315,7 +315,69 @@ async function streamCompletion(
   response.end();
 }
 
-export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+/** How an OpenAI-compatible server words its refusal of a prompt over the window (each one's real status and body). */
+export type OverflowStyle = "openai" | "vllm" | "litellm" | "ollama";
+
+export interface FakeOpenAIOptions {
+  /**
+   * Tokens the model accepts (prompt tokens as this fake counts them, words, plus `max_tokens`): a longer request is
+   * refused as the real servers refuse it. Unlimited when absent.
+   */
+  contextWindow?: number;
+  overflowStyle?: OverflowStyle;
+}
+
+/** The real bodies: OpenAI and LiteLLM proxy `context_length_exceeded`, vLLM `BadRequestError`, Ollama's message. */
+export function overflowReply(style: OverflowStyle, window: number, requested: number): FakeFailureReply {
+  const sentence =
+    `This model's maximum context length is ${window} tokens. However, your messages resulted in ${requested} ` +
+    "tokens. Please reduce the length of the messages.";
+  switch (style) {
+    case "openai":
+      return {
+        status: 400,
+        body: {
+          error: {
+            message: sentence,
+            type: "invalid_request_error",
+            param: "messages",
+            code: "context_length_exceeded",
+          },
+        },
+      };
+    case "vllm":
+      return {
+        status: 400,
+        body: { object: "error", message: sentence, type: "BadRequestError", param: null, code: 400 },
+      };
+    case "litellm":
+      return {
+        status: 400,
+        body: {
+          error: {
+            message: `litellm.ContextWindowExceededError: litellm.BadRequestError: OpenAIException - ${sentence}`,
+            type: null,
+            param: null,
+            code: "400",
+          },
+        },
+      };
+    case "ollama":
+      return {
+        status: 400,
+        body: {
+          error: {
+            message: "the input length exceeds the context length",
+            type: "invalid_request_error",
+            param: null,
+            code: null,
+          },
+        },
+      };
+  }
+}
+
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const requests: FakeRequest[] = [];
   const queue: FakeReplyScript[] = [];
   let responder: FakeReplyScript | undefined;
@@ -351,6 +413,14 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       if (invalid) {
         sendJson(response, 400, { error: { message: invalid, type: "invalid_request_error", param: "messages" } });
         return;
+      }
+      if (options.contextWindow !== undefined) {
+        const requested =
+          promptWords(recorded.body) + Number(recorded.body?.max_tokens ?? recorded.body?.max_completion_tokens ?? 0);
+        if (requested > options.contextWindow) {
+          const refusal = overflowReply(options.overflowStyle ?? "openai", options.contextWindow, requested);
+          return await answerFailure(refusal, response, closed.signal);
+        }
       }
       const script = queue.shift() ?? responder;
       const reply: FakeReply =

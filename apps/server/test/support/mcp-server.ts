@@ -57,6 +57,14 @@ function buildMcpServer(state: Pick<TestMcpServer, "toolCalls" | "notes">): McpS
     },
   );
   server.registerTool(
+    "lorem",
+    { description: "Returns a text of the given number of words", inputSchema: { words: z.number().int() } },
+    async ({ words }) => {
+      state.toolCalls.push({ name: "lorem", arguments: { words } });
+      return text(Array.from({ length: words }, (_, i) => `lorem${i % 10}`).join(" "));
+    },
+  );
+  server.registerTool(
     "add",
     {
       description: "Adds two numbers",

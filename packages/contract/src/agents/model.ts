@@ -11,14 +11,50 @@ const ModelString = z
     "`<provider>/<model-id>`: anthropic, openai, openai-compatible, or `builtin/echo` and `builtin/script` (offline)",
   );
 
-export const ModelObjectSchema = z
+const PricePerMillion = z.number().min(0).max(10_000);
+
+export const ModelPricingSchema = z
+  .object({
+    input: PricePerMillion.describe("US dollars per million input tokens"),
+    output: PricePerMillion.describe("US dollars per million output tokens"),
+    cachedInputRead: PricePerMillion.optional().describe("Per million input tokens read from the prompt cache"),
+    cachedInputWrite: PricePerMillion.optional().describe("Per million input tokens written to the prompt cache"),
+  })
+  .strict()
+  .describe("Prices of a model, for cost estimates (the model catalogue's when absent)");
+
+export type ModelPricing = z.infer<typeof ModelPricingSchema>;
+
+/** Named (not inferred) so that the contract's declaration, which repeats it on every agent route, stays small. */
+export interface ModelObject {
+  id: string;
+  provider?: (typeof MODEL_PROVIDERS)[number];
+  temperature?: number;
+  maxOutputTokens?: number;
+  contextWindow?: number;
+  pricing?: ModelPricing;
+}
+
+export const ModelObjectSchema: z.ZodType<ModelObject, z.ZodTypeDef, ModelObject> = z
   .object({
     id: z.string().min(1).max(200).describe("`<provider>/<model-id>`, or the bare model id when `provider` is given"),
     provider: z.enum(MODEL_PROVIDERS).optional(),
     temperature: z.number().min(0).max(2).optional(),
     maxOutputTokens: z.number().int().min(1).max(200_000).optional(),
+    contextWindow: z
+      .number()
+      .int()
+      .min(1_024)
+      .max(100_000_000)
+      .optional()
+      .describe(
+        "Tokens the model accepts in one call (prompt and output). Needed for a model the catalogue does not know " +
+          "(e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows",
+      ),
+    pricing: ModelPricingSchema.optional(),
   })
-  .strict();
+  .strict()
+  .describe("Model: object form, with what the model catalogue cannot know about it");
 
 export const ModelRefSchema = z.union([ModelString, ModelObjectSchema]).describe("Model: string or object form");
 

@@ -98,6 +98,13 @@ export const SessionErrorLogEventSchema = logEvent(
         message: z.string().describe("Readable diagnostic"),
       })
       .describe("What failed"),
+    inputSeq: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "With `model.input_too_large`: `seq` of the input too large for the model's window; later turns are sent a note in its place",
+      ),
   },
   "The turn failed; a `session.status_idle` with stop reason `error` follows",
 );
@@ -195,6 +202,35 @@ export const AgentUsageLogEventSchema = logEvent(
   "Token usage of one model call",
 );
 
+export const SessionCompactionLogEventSchema = logEvent(
+  "session.compaction",
+  {
+    summary: z.string().describe("The summary that stands for the earlier conversation in what the model is sent"),
+    fromSeq: z.number().int().describe("`seq` of the first entry the summary stands for"),
+    toSeq: z
+      .number()
+      .int()
+      .describe(
+        "User messages up to this `seq` and model responses begun up to it (with their tool results) are summarised",
+      ),
+    tokensBefore: z.number().int().describe("Estimated prompt tokens before the compaction"),
+    tokensAfter: z.number().int().describe("Estimated prompt tokens after it"),
+    reason: z
+      .enum(["threshold", "context_overflow"])
+      .describe(
+        "`threshold`: the prompt passed the configured share of the window; `context_overflow`: the provider refused it",
+      ),
+    usage: z
+      .object({
+        model: z.string().describe("`provider/model` that wrote the summary"),
+        inputTokens: z.number().int(),
+        outputTokens: z.number().int(),
+      })
+      .describe("Token usage of the summarising call (counted by budgets like every model call)"),
+  },
+  "The earlier conversation was summarised: the model is sent the summary and the entries after it (the log keeps all)",
+);
+
 /** Every typed log entry by component name (the OpenAPI document registers each under its name). */
 export const SessionLogEventSchemas = {
   UserMessageEvent: UserMessageLogEventSchema,
@@ -212,6 +248,7 @@ export const SessionLogEventSchemas = {
   AgentToolResultEvent: AgentToolResultLogEventSchema,
   AgentMcpToolResultEvent: AgentMcpToolResultLogEventSchema,
   AgentUsageEvent: AgentUsageLogEventSchema,
+  SessionCompactionEvent: SessionCompactionLogEventSchema,
 } as const;
 
 /** A log entry of a type this contract knows, discriminated on `type`. */
@@ -232,6 +269,7 @@ export const SessionLogEventSchema = z
     AgentToolResultLogEventSchema,
     AgentMcpToolResultLogEventSchema,
     AgentUsageLogEventSchema,
+    SessionCompactionLogEventSchema,
   ])
   .describe("Session log entry of a known type");
 
@@ -251,6 +289,7 @@ export type AgentCustomToolUseEvent = z.infer<typeof AgentCustomToolUseLogEventS
 export type AgentToolResultEvent = z.infer<typeof AgentToolResultLogEventSchema>;
 export type AgentMcpToolResultEvent = z.infer<typeof AgentMcpToolResultLogEventSchema>;
 export type AgentUsageEvent = z.infer<typeof AgentUsageLogEventSchema>;
+export type SessionCompactionEvent = z.infer<typeof SessionCompactionLogEventSchema>;
 
 /** A log entry of a known type; narrow on `type`. Newer servers may send other types: keep a default branch. */
 export type SessionLogEvent = z.infer<typeof SessionLogEventSchema>;

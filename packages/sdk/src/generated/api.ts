@@ -169,6 +169,8 @@ export type ServerlessToolVersion = components["schemas"]["ServerlessToolVersion
 export type ServerlessToolVersionPage = components["schemas"]["ServerlessToolVersionPage"];
 /** Session */
 export type Session = components["schemas"]["Session"];
+/** The earlier conversation was summarised: the model is sent the summary and the entries after it (the log keeps all) */
+export type SessionCompactionEvent = components["schemas"]["SessionCompactionEvent"];
 /** The turn failed; a `session.status_idle` with stop reason `error` follows */
 export type SessionErrorEvent = components["schemas"]["SessionErrorEvent"];
 export type SessionEventPage = components["schemas"]["SessionEventPage"];

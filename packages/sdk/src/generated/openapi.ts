@@ -1649,6 +1649,19 @@ export interface components {
                 provider?: "anthropic" | "openai" | "openai-compatible" | "builtin";
                 temperature?: number;
                 maxOutputTokens?: number;
+                /** @description Tokens the model accepts in one call (prompt and output). Needed for a model the catalogue does not know (e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows */
+                contextWindow?: number;
+                /** @description Prices of a model, for cost estimates (the model catalogue's when absent) */
+                pricing?: {
+                    /** @description US dollars per million input tokens */
+                    input: number;
+                    /** @description US dollars per million output tokens */
+                    output: number;
+                    /** @description Per million input tokens read from the prompt cache */
+                    cachedInputRead?: number;
+                    /** @description Per million input tokens written to the prompt cache */
+                    cachedInputWrite?: number;
+                };
             };
             system: string;
             tools: (("web_fetch" | "memory_list" | "memory_read" | "memory_search" | "memory_write" | "knowledge_search" | "knowledge_read" | "artifact_write" | "skill_read" | "bash" | "file_read" | "file_write" | "file_edit" | "file_list" | "browser") | {
@@ -1716,6 +1729,19 @@ export interface components {
                         provider?: "anthropic" | "openai" | "openai-compatible" | "builtin";
                         temperature?: number;
                         maxOutputTokens?: number;
+                        /** @description Tokens the model accepts in one call (prompt and output). Needed for a model the catalogue does not know (e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows */
+                        contextWindow?: number;
+                        /** @description Prices of a model, for cost estimates (the model catalogue's when absent) */
+                        pricing?: {
+                            /** @description US dollars per million input tokens */
+                            input: number;
+                            /** @description US dollars per million output tokens */
+                            output: number;
+                            /** @description Per million input tokens read from the prompt cache */
+                            cachedInputRead?: number;
+                            /** @description Per million input tokens written to the prompt cache */
+                            cachedInputWrite?: number;
+                        };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
                     outputSchema?: {
@@ -2290,6 +2316,19 @@ export interface components {
                 provider?: "anthropic" | "openai" | "openai-compatible" | "builtin";
                 temperature?: number;
                 maxOutputTokens?: number;
+                /** @description Tokens the model accepts in one call (prompt and output). Needed for a model the catalogue does not know (e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows */
+                contextWindow?: number;
+                /** @description Prices of a model, for cost estimates (the model catalogue's when absent) */
+                pricing?: {
+                    /** @description US dollars per million input tokens */
+                    input: number;
+                    /** @description US dollars per million output tokens */
+                    output: number;
+                    /** @description Per million input tokens read from the prompt cache */
+                    cachedInputRead?: number;
+                    /** @description Per million input tokens written to the prompt cache */
+                    cachedInputWrite?: number;
+                };
             };
             /** @description Persistent instructions */
             system?: string;
@@ -2370,6 +2409,19 @@ export interface components {
                         provider?: "anthropic" | "openai" | "openai-compatible" | "builtin";
                         temperature?: number;
                         maxOutputTokens?: number;
+                        /** @description Tokens the model accepts in one call (prompt and output). Needed for a model the catalogue does not know (e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows */
+                        contextWindow?: number;
+                        /** @description Prices of a model, for cost estimates (the model catalogue's when absent) */
+                        pricing?: {
+                            /** @description US dollars per million input tokens */
+                            input: number;
+                            /** @description US dollars per million output tokens */
+                            output: number;
+                            /** @description Per million input tokens read from the prompt cache */
+                            cachedInputRead?: number;
+                            /** @description Per million input tokens written to the prompt cache */
+                            cachedInputWrite?: number;
+                        };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
                     outputSchema?: {
@@ -2716,6 +2768,19 @@ export interface components {
                 provider?: "anthropic" | "openai" | "openai-compatible" | "builtin";
                 temperature?: number;
                 maxOutputTokens?: number;
+                /** @description Tokens the model accepts in one call (prompt and output). Needed for a model the catalogue does not know (e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows */
+                contextWindow?: number;
+                /** @description Prices of a model, for cost estimates (the model catalogue's when absent) */
+                pricing?: {
+                    /** @description US dollars per million input tokens */
+                    input: number;
+                    /** @description US dollars per million output tokens */
+                    output: number;
+                    /** @description Per million input tokens read from the prompt cache */
+                    cachedInputRead?: number;
+                    /** @description Per million input tokens written to the prompt cache */
+                    cachedInputWrite?: number;
+                };
             };
         };
         /** @description Environment: the execution configuration a session runs with: variables, and for code execution (the `bash` and file tools) networking, packages, secret variables and resources */
@@ -3553,6 +3618,45 @@ export interface components {
              */
             archivedAt: string | null;
         };
+        /** @description The earlier conversation was summarised: the model is sent the summary and the entries after it (the log keeps all) */
+        SessionCompactionEvent: {
+            /** @description Position in the log: 1, 2, 3… without gaps */
+            seq: number;
+            /** @description `evt_` id; a tool use is answered by the id of its event */
+            id: string;
+            /**
+             * @description Entry type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "session.compaction";
+            /**
+             * Format: date-time
+             * @description When the entry was appended
+             */
+            createdAt: string;
+            /** @description The summary that stands for the earlier conversation in what the model is sent */
+            summary: string;
+            /** @description `seq` of the first entry the summary stands for */
+            fromSeq: number;
+            /** @description User messages up to this `seq` and model responses begun up to it (with their tool results) are summarised */
+            toSeq: number;
+            /** @description Estimated prompt tokens before the compaction */
+            tokensBefore: number;
+            /** @description Estimated prompt tokens after it */
+            tokensAfter: number;
+            /**
+             * @description `threshold`: the prompt passed the configured share of the window; `context_overflow`: the provider refused it
+             * @enum {string}
+             */
+            reason: "threshold" | "context_overflow";
+            /** @description Token usage of the summarising call (counted by budgets like every model call) */
+            usage: {
+                /** @description `provider/model` that wrote the summary */
+                model: string;
+                inputTokens: number;
+                outputTokens: number;
+            };
+        };
         /** @description The turn failed; a `session.status_idle` with stop reason `error` follows */
         SessionErrorEvent: {
             /** @description Position in the log: 1, 2, 3… without gaps */
@@ -3576,6 +3680,8 @@ export interface components {
                 /** @description Readable diagnostic */
                 message: string;
             };
+            /** @description With `model.input_too_large`: `seq` of the input too large for the model's window; later turns are sent a note in its place */
+            inputSeq?: number;
         };
         SessionEventPage: {
             data: components["schemas"]["SessionLogEvent"][];
@@ -3584,7 +3690,7 @@ export interface components {
             nextAfterSeq: number;
         };
         /** @description Session log entry, discriminated on `type`. A newer server may add entry types (with `seq`, `id`, `type`, `createdAt` and their own fields): keep a default branch. */
-        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"];
+        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["SessionCompactionEvent"];
         /** @description An MCP server's tools could not be listed; the turn goes on without them */
         SessionMcpServerUnavailableEvent: {
             /** @description Position in the log: 1, 2, 3… without gaps */
@@ -3814,6 +3920,19 @@ export interface components {
                 provider?: "anthropic" | "openai" | "openai-compatible" | "builtin";
                 temperature?: number;
                 maxOutputTokens?: number;
+                /** @description Tokens the model accepts in one call (prompt and output). Needed for a model the catalogue does not know (e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows */
+                contextWindow?: number;
+                /** @description Prices of a model, for cost estimates (the model catalogue's when absent) */
+                pricing?: {
+                    /** @description US dollars per million input tokens */
+                    input: number;
+                    /** @description US dollars per million output tokens */
+                    output: number;
+                    /** @description Per million input tokens read from the prompt cache */
+                    cachedInputRead?: number;
+                    /** @description Per million input tokens written to the prompt cache */
+                    cachedInputWrite?: number;
+                };
             };
             /** @description Persistent instructions */
             system?: string;
@@ -3894,6 +4013,19 @@ export interface components {
                         provider?: "anthropic" | "openai" | "openai-compatible" | "builtin";
                         temperature?: number;
                         maxOutputTokens?: number;
+                        /** @description Tokens the model accepts in one call (prompt and output). Needed for a model the catalogue does not know (e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows */
+                        contextWindow?: number;
+                        /** @description Prices of a model, for cost estimates (the model catalogue's when absent) */
+                        pricing?: {
+                            /** @description US dollars per million input tokens */
+                            input: number;
+                            /** @description US dollars per million output tokens */
+                            output: number;
+                            /** @description Per million input tokens read from the prompt cache */
+                            cachedInputRead?: number;
+                            /** @description Per million input tokens written to the prompt cache */
+                            cachedInputWrite?: number;
+                        };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
                     outputSchema?: {

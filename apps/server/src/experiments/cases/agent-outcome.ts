@@ -1,16 +1,17 @@
+import type { ModelCatalogue } from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
-import { estimateCostUsd } from "../pricing.js";
 import type { TaskOutcome } from "./case-outcome.js";
 
 /**
  * What an agent case's log says: the last assistant message is the output (spec rule 3); the turn's stop reason tells
  * whether the case completed (`end_turn`) or is an error (turn cap, time cap, loop error, a tool nobody could answer),
- * with the session's own error message when it wrote one. Usage and cost add up the `agent.usage` entries.
+ * with the session's own error message when it wrote one. Usage and cost add up the `agent.usage` entries and the calls of `session.compaction` entries.
  */
 export function agentOutcome(
   sessionId: string,
   log: readonly StoredEvent[],
   limits: { maxTurns: number; timeoutMs: number; timedOut: boolean },
+  catalogue: ModelCatalogue,
 ): TaskOutcome {
   let output: string | null = null;
   let stopReason: string | null = null;
@@ -21,11 +22,13 @@ export function agentOutcome(
     if (event.type === "agent.message") output = textOf(event.content);
     else if (event.type === "session.status_idle" && stopReason === null) stopReason = String(event.stopReason);
     else if (event.type === "session.error" && sessionError === null) sessionError = errorText(event.error);
-    else if (event.type === "agent.usage") {
-      const call = { inputTokens: Number(event.inputTokens) || 0, outputTokens: Number(event.outputTokens) || 0 };
+    else if (event.type === "agent.usage" || event.type === "session.compaction") {
+      // A compaction's summarising call is a model call of the case like the others.
+      const record = (event.type === "agent.usage" ? event : event.usage) as Record<string, unknown> | undefined;
+      const call = { inputTokens: Number(record?.inputTokens) || 0, outputTokens: Number(record?.outputTokens) || 0 };
       usage.inputTokens += call.inputTokens;
       usage.outputTokens += call.outputTokens;
-      const cost = typeof event.model === "string" ? estimateCostUsd(event.model, call) : null;
+      const cost = typeof record?.model === "string" ? catalogue.estimateCostUsd(record.model, call) : null;
       costUsd = costUsd === null || cost === null ? null : costUsd + cost;
     }
   }

@@ -3,6 +3,7 @@ import { loadAgentVersion } from "../../agents/index.js";
 import type { AppContext } from "../../context.js";
 import { AppError } from "../../http/app-error.js";
 import type { RunningJob } from "../../jobs/index.js";
+import { modelCatalogueOf } from "../../models/index.js";
 import { ingestEvents } from "../../sessions/index.js";
 import type { CaseRow, ExperimentRow } from "../serialize.js";
 import { agentOutcome } from "./agent-outcome.js";
@@ -53,5 +54,6 @@ export async function runAgentCase(
     }
     waited = await waitForTurnEnd(ctx, sessionId, Date.now() + INTERRUPT_GRACE_MS, job.signal);
   }
-  return agentOutcome(sessionId, waited.log, { maxTurns: task.maxTurns, timeoutMs: task.timeoutMs, timedOut });
+  const limits = { maxTurns: task.maxTurns, timeoutMs: task.timeoutMs, timedOut };
+  return agentOutcome(sessionId, waited.log, limits, modelCatalogueOf(ctx.config.env));
 }

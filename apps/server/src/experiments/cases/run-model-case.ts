@@ -3,12 +3,12 @@ import { budgetExceededError, recordUsages, reserveUsageNow, type UsageAmount } 
 import type { AppContext } from "../../context.js";
 import {
   callModel,
-  formatModelSpec,
+  costOf,
   ModelCallError,
+  modelCatalogueOf,
   type ProviderSettings,
   parseModelSpec,
 } from "../../models/index.js";
-import { estimateCostUsd } from "../pricing.js";
 import type { TaskOutcome } from "./case-outcome.js";
 
 /**
@@ -60,7 +60,7 @@ export async function runModelCase(
       output: result.text,
       error: null,
       usage: result.usage,
-      costUsd: estimateCostUsd(formatModelSpec(spec), result.usage),
+      costUsd: costOf(modelCatalogueOf(ctx.config.env).resolve(spec).pricing, result.usage),
       sessionId: null,
     };
   } catch (error) {

@@ -3,8 +3,10 @@ import { AppError } from "../../http/app-error.js";
 import { inSpan, measure } from "../../lib/telemetry/instruments.js";
 import { callModel, formatModelSpec, ModelCallError, type ModelSpec } from "../../models/index.js";
 import type { NewEvent } from "../../sessions/index.js";
+import { CompactionRefused } from "./compaction.js";
+import { makeRoom, planPrompt } from "./context-limit.js";
 import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
-import { buildConversation, type LogState } from "./log-state.js";
+import type { LogState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
 import { idleStatus, type SessionPass } from "./pass.js";
 import { withToolResultImages } from "./tool-result-images.js";
@@ -45,27 +47,39 @@ export async function callModelStep(pass: SessionPass, state: LogState, stepSign
     const outcome = await modelCall(pass, state, spec, stepSignal, running);
     if (outcome === "ended") return "settled";
     if (outcome === "continues") return "again";
+    if ("prompt" in outcome) {
+      // The conversation is compacted first (or the turn ends when its newest input alone cannot fit).
+      await running;
+      await makeRoom(pass, state, spec, outcome.prompt, outcome.refusal, stepSignal);
+      return "again";
+    }
     const owner = outcome.scope === "workspace" ? "The workspace" : "This agent";
     return fail(
       "budget.exceeded",
       `${owner} has used ${outcome.used} of its ${outcome.limit} ${outcome.meter} budget for the period`,
     );
   } catch (error) {
+    if (error instanceof CompactionRefused) return fail("budget.exceeded", error.message);
     if (!(error instanceof ModelCallError)) throw error;
     return fail(error.code, error.message);
   }
+}
+
+/** The prompt does not fit (estimated past the limit, or refused by the provider): compact before calling. */
+interface NeedsRoom {
+  prompt: ReturnType<typeof planPrompt>;
+  refusal: { contextWindow?: number } | undefined;
 }
 
 /** Output tokens a call is assumed to use when its model sets no `maxOutputTokens` (for budget reservations). */
 const RESERVED_OUTPUT_TOKENS = 1_024;
 
 /**
- * Tokens reserved on a blocking `tokens` budget before a call: its context (about 4 characters per token) plus its
+ * Tokens reserved on a blocking `tokens` budget before a call: its prompt (about 4 characters per token) plus its
  * output cap. Settled with the real count once the call answers.
  */
-function estimateTokens(system: string | undefined, messages: unknown, spec: ModelSpec): number {
-  const chars = (system?.length ?? 0) + JSON.stringify(messages).length;
-  return Math.ceil(chars / 4) + (spec.maxOutputTokens ?? RESERVED_OUTPUT_TOKENS);
+function estimateTokens(promptChars: number, spec: ModelSpec): number {
+  return Math.ceil(promptChars / 4) + (spec.maxOutputTokens ?? RESERVED_OUTPUT_TOKENS);
 }
 
 /**
@@ -79,11 +93,13 @@ async function modelCall(
   spec: ModelSpec,
   stepSignal: AbortSignal,
   running: Promise<void>,
-): Promise<"ended" | "continues" | BudgetExceeded> {
+): Promise<"ended" | "continues" | BudgetExceeded | NeedsRoom> {
   const config = await pass.loadAgent();
   const tools = await pass.tools(stepSignal);
-  const messages = buildConversation(pass.log, state.steps);
-  const estimate = estimateTokens(config.system, messages, spec);
+  const prompt = planPrompt(pass, state, spec, config.system, tools.definitions);
+  if (prompt.overflow) return { prompt, refusal: undefined };
+  const messages = prompt.messages;
+  const estimate = estimateTokens(prompt.chars, spec);
   const reservation = await reserveUsageNow(pass.ctx, {
     workspaceId: pass.info.workspaceId,
     agentId: pass.info.agentId,
@@ -128,6 +144,13 @@ async function modelCall(
   if (called.status === "rejected" || opened.status === "rejected") {
     // Nothing was used: the reservation is given back.
     if (reserved !== null) pass.releaseModelReservation(reserved);
+    const error = called.status === "rejected" ? called.reason : undefined;
+    if (opened.status === "fulfilled" && error instanceof ModelCallError && error.code === "model.context_overflow") {
+      return {
+        prompt,
+        refusal: error.contextWindow !== undefined ? { contextWindow: error.contextWindow } : {},
+      };
+    }
     throw opened.status === "rejected" ? opened.reason : (called as PromiseRejectedResult).reason;
   }
   const result = called.value;
