@@ -56,6 +56,7 @@ describe("MCP connections (Streamable HTTP)", () => {
       "calc__add",
       "calc__echo",
       "calc__fail",
+      "calc__lorem",
       "calc__slow",
       "calc__write_note",
     ]);
@@ -269,7 +270,7 @@ describe("unreachable MCP servers", () => {
     const { tools, failures } = await set.listTools();
 
     expect(failures).toEqual([{ serverName: "down", message: expect.stringMatching(/fetch failed|ECONNREFUSED/) }]);
-    expect(tools.length).toBe(5);
+    expect(tools.length).toBe(6);
     expect(tools.every((tool) => tool.serverName === "calc")).toBe(true);
     const call = await set.callTool("down__add", { a: 1, b: 2 });
     expect(call).toMatchObject({ isError: true, content: expect.stringContaining('MCP server "down" is unavailable') });

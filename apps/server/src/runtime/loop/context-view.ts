@@ -4,7 +4,7 @@ import { contentText, EV } from "./events.js";
 import { buildConversation, type ModelStep } from "./log-state.js";
 
 /** Log entry type of a compaction (docs/sessions.md, "Long sessions"). */
-export const COMPACTION = "session.compaction";
+export const COMPACTION = EV.compaction;
 export const INPUT_TOO_LARGE = "model.input_too_large";
 
 type EnvLike = Readonly<Record<string, string | undefined>>;

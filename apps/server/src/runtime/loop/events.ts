@@ -19,6 +19,7 @@ export const EV = {
   customToolUse: "agent.custom_tool_use",
   usage: "agent.usage",
   mcpServerUnavailable: "session.mcp_server_unavailable",
+  compaction: "session.compaction",
 } as const;
 
 export interface TextPart {
