@@ -7,20 +7,14 @@
 import type pg from "pg";
 import { SCHEDULE_JOB } from "../../src/automations/job-types.js";
 import { JOBS_CHANNEL } from "../../src/jobs/index.js";
-import { isDatabaseUnavailable } from "../../src/lib/database-unavailable.js";
+import { untilDatabaseAnswers } from "../../src/lib/until-database-answers.js";
 
 export function scheduleFastForward(db: Pick<pg.Pool, "query">) {
   const once = fastForwardOnce(db);
   // During a database-restart trial the database may be down: try again until it answers (at most a minute).
   return async (automationId: string, to: Date, dueInMs = 0): Promise<void> => {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      try {
-        return await once(automationId, to, dueInMs);
-      } catch (error) {
-        if (!isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+    if (!(await untilDatabaseAnswers(() => once(automationId, to, dueInMs), 60_000))) {
+      throw new Error(`fast-forward: the database did not answer within a minute (automation ${automationId})`);
     }
   };
 }

@@ -5,6 +5,7 @@ import { type RestartableDatabase, startRestartableDatabase } from "../../bench/
 import { checkAutomationRuns, type Run, thisYearsFiring } from "../../bench/chaos/scenarios/automations.js";
 import { api, type ChaosWorld, type Entry, pollUntil, readLog, settled, sleep } from "../../bench/chaos/world.js";
 import { freePort } from "../../bench/support.js";
+import { openSse } from "../sessions/sse-client.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
@@ -40,31 +41,6 @@ afterAll(async () => {
   await database?.close();
 });
 
-/** An SSE follower of a session's log from its start, that records every frame it receives. */
-function follow(url: string, key: string): { entries: Entry[]; close(): void } {
-  const entries: Entry[] = [];
-  const controller = new AbortController();
-  void (async () => {
-    const res = await fetch(url, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end = buffer.indexOf("\n\n");
-      while (end >= 0) {
-        const data = buffer
-          .slice(0, end)
-          .split("\n")
-          .find((line) => line.startsWith("data: "));
-        if (data) entries.push(JSON.parse(data.slice(6)) as Entry);
-        buffer = buffer.slice(end + 2);
-        end = buffer.indexOf("\n\n");
-      }
-    }
-  })().catch(() => {});
-  return { entries, close: () => controller.abort() };
-}
-
 async function readyz(apiUrl: string): Promise<{ status: number; body: { checks?: Record<string, string> } }> {
   const res = await fetch(`${apiUrl}/readyz`);
   return { status: res.status, body: (await res.json()) as { checks?: Record<string, string> } };
@@ -80,9 +56,9 @@ async function restartUnderLoad(world: ChaosWorld & { apiUrl: string }, runsWork
   const sessions: string[] = [];
   for (let i = 0; i < 4; i++)
     sessions.push((await api<{ id: string }>(world, "POST", "/sessions", { agent: agent.id })).id);
-  const follower = follow(
+  const follower = await openSse(
     `${world.apiUrl}/v1/projects/${world.projectId}/sessions/${sessions[0]}/events/stream`,
-    world.apiKey,
+    { authorization: `Bearer ${world.apiKey}` },
   );
   const automation = await api<{ id: string }>(world, "POST", "/automations", {
     name: "due during the outage",
@@ -141,9 +117,9 @@ async function restartUnderLoad(world: ChaosWorld & { apiUrl: string }, runsWork
 
   // The follower connected throughout received every entry of its session once, in order, with no gap.
   const log = await readLog(world, sessions[0]!);
-  await pollUntil(Date.now() + 10_000, async () => (follower.entries.length >= log.length ? true : undefined));
+  await follower.waitForFrames(log.length, 10_000);
   follower.close();
-  expect(follower.entries.map((e) => [e.seq, e.id])).toEqual(log.map((e) => [e.seq, e.id]));
+  expect(follower.frames.map((f) => [f.data.seq, f.data.id])).toEqual(log.map((e) => [e.seq, e.id]));
 }
 
 async function message(world: ChaosWorld, sessionId: string, text: string): Promise<void> {
