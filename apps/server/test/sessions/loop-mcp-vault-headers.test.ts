@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { type ReferenceMcpServer, startReferenceMcpServer } from "../support/reference-mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -35,6 +35,9 @@ async function runSession(agentId: string, vaultIds: string[]) {
   fake.enqueue({ toolCalls: [{ name: "everything__get-sum", arguments: { a: 1, b: 2 } }] }, { text: "3" });
   const session = await newSession(t, t.tenant, { agent: agentId, vaultIds, events: [message("add")] });
   const log: LogEntry[] = await waitForIdle(t, t.tenant, session.id);
+  // The turn's MCP session is ended (DELETE, with the same headers) just after the session goes idle: wait for it, so
+  // that it is counted with this session's requests and not the next one's.
+  await vi.waitFor(() => expect(everything.deleteCount()).toBe(everything.initializeCount()), { timeout: 5000 });
   return { log, requests: everything.requests.slice(seen) };
 }
 
