@@ -14,7 +14,7 @@ import { InterruptWatch } from "./interrupt-watch.js";
 import { analyzeLog, type LogState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
 import { idleStatus, LOG_PAGE, SessionPass } from "./pass.js";
-import { callModelStep, type StepOutcome } from "./step-call-model.js";
+import { callModelStep, type StepDecision, type StepOutcome } from "./step-call-model.js";
 import { awaitActionsStep, runToolsStep } from "./step-tools.js";
 
 const MAX_ITERATIONS = 10_000;
@@ -84,9 +84,9 @@ async function runPass(
       interrupts.analysedSeq = state.lastSeq;
       interrupts.renew();
       const stepSignal = AbortSignal.any([signal, interrupts.signal]);
-      let outcome: StepOutcome;
+      let decided: StepOutcome | StepDecision;
       try {
-        outcome = await step(pass, state, stepSignal);
+        decided = await step(pass, state, stepSignal);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (error instanceof JobLeaseLost || error instanceof SessionGone) throw error;
@@ -94,8 +94,9 @@ async function runPass(
         if (interrupts.signal.aborted) continue;
         throw error;
       }
+      if (typeof decided !== "string" && decided.reportedMcpFailures) pass.mcpFailuresReported = true;
       if (pass.released) return true;
-      if (outcome === "settled") return false;
+      if ((typeof decided === "string" ? decided : decided.outcome) === "settled") return false;
     }
     throw new Error(`Session ${session.id}: the loop did not settle after ${MAX_ITERATIONS} steps`);
   } finally {
@@ -104,7 +105,7 @@ async function runPass(
 }
 
 /** Does what the log says comes next. */
-async function step(pass: SessionPass, state: LogState, stepSignal: AbortSignal): Promise<StepOutcome> {
+async function step(pass: SessionPass, state: LogState, stepSignal: AbortSignal): Promise<StepOutcome | StepDecision> {
   const next = state.next;
   switch (next.kind) {
     case "none":

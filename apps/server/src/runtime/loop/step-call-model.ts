@@ -15,11 +15,27 @@ import { toolUseEvent } from "./toolset.js";
 /** What a step tells the loop: the session waits or has nothing to do (`settled`), or look at the log again. */
 export type StepOutcome = "settled" | "again";
 
+/** A step's outcome with what it reported, which the loop records on the pass (MCP failures are reported once). */
+export interface StepDecision {
+  outcome: StepOutcome;
+  reportedMcpFailures: boolean;
+}
+
+/** A model response appended: whether its commit ended the turn, and whether it reported the MCP failures. */
+interface Responded {
+  ended: boolean;
+  reportedMcpFailures: boolean;
+}
+
 /**
  * The `call_model` step: opens the turn (committed while the budgets are checked and the model is called), enforces
  * the cap on model calls per turn and the blocking budgets, calls the model and appends its response.
  */
-export async function callModelStep(pass: SessionPass, state: LogState, stepSignal: AbortSignal): Promise<StepOutcome> {
+export async function callModelStep(
+  pass: SessionPass,
+  state: LogState,
+  stepSignal: AbortSignal,
+): Promise<StepOutcome | StepDecision> {
   const running = pass.openTurn(state);
   running.catch(() => {});
   const cap = pass.settings.maxModelCalls ?? pass.deps.maxModelCalls;
@@ -45,8 +61,9 @@ export async function callModelStep(pass: SessionPass, state: LogState, stepSign
   await pass.recording;
   try {
     const outcome = await modelCall(pass, state, spec, stepSignal, running);
-    if (outcome === "ended") return "settled";
-    if (outcome === "continues") return "again";
+    if ("ended" in outcome) {
+      return { outcome: outcome.ended ? "settled" : "again", reportedMcpFailures: outcome.reportedMcpFailures };
+    }
     if ("prompt" in outcome) {
       // The conversation is compacted first (or the turn ends when its newest input alone cannot fit).
       await running;
@@ -93,7 +110,7 @@ async function modelCall(
   spec: ModelSpec,
   stepSignal: AbortSignal,
   running: Promise<void>,
-): Promise<"ended" | "continues" | BudgetExceeded | NeedsRoom> {
+): Promise<Responded | BudgetExceeded | NeedsRoom> {
   const config = await pass.loadAgent();
   const tools = await pass.tools(stepSignal);
   const prompt = planPrompt(pass, state, spec, config.system, tools.definitions);
@@ -157,10 +174,8 @@ async function modelCall(
   // What the call had in its context (`openTurn` counts its own entry when nothing came in between).
   const contextSeq = state.lastSeq;
   const events: NewEvent[] = [];
-  if (!pass.mcpFailuresReported) {
-    events.push(...tools.mcpFailures.map(mcpServerUnavailableEvent));
-    pass.mcpFailuresReported = true;
-  }
+  const reportedMcpFailures = !pass.mcpFailuresReported;
+  if (reportedMcpFailures) events.push(...tools.mcpFailures.map(mcpServerUnavailableEvent));
   if (result.text.length > 0) events.push({ type: EV.agentMessage, payload: { content: textContent(result.text) } });
   for (const toolCall of result.toolCalls) events.push(toolUseEvent(tools, toolCall.name, toolCall.input));
   events.push({
@@ -184,5 +199,5 @@ async function modelCall(
     },
     { mayEndTurn: result.toolCalls.length === 0 },
   );
-  return ended ? "ended" : "continues";
+  return { ended, reportedMcpFailures };
 }
