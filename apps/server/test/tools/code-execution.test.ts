@@ -4,8 +4,7 @@ import type { AgentConfig } from "@agent-platform/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/ids.js";
 import { assembleToolset } from "../../src/runtime/loop/toolset.js";
-import { CodeExecution } from "../../src/runtime/sandbox/code-execution.js";
-import { readSandboxSettings } from "../../src/runtime/sandbox/sandbox-settings.js";
+import { CodeExecution, codeTooling, readSandboxSettings } from "../../src/runtime/sandbox/index.js";
 import { resolveSessionTools } from "../../src/runtime/tools/resolve-session-tools.js";
 import type { RuntimeTool, SessionRuntimeInfo } from "../../src/runtime/tools/types.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -57,7 +56,7 @@ async function sandbox(
     });
     session = { ...session, environmentId: options.environmentId };
   }
-  const list = await resolveSessionTools({ ctx: t.platform.ctx, session, agent, codeExecution: using });
+  const list = await resolveSessionTools({ ctx: t.platform.ctx, session, agent, codeExecution: codeTooling(using) });
   const tools = new Map(list.map((tool) => [tool.name, tool]));
   return {
     session,

@@ -1,7 +1,6 @@
 import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { type CallCgroup, createCallCgroup, detectCgroups } from "../sandbox/cgroups.js";
-import { runBwrapProbe } from "../sandbox/run-bwrap-probe.js";
+import { type CallCgroup, createCallCgroup, detectCgroups, runBwrapProbe } from "../sandbox/index.js";
 import type { BrowserBoundarySettings } from "./browser-settings.js";
 
 /** Inside the boundary the egress proxy's socket is bridged to this loopback port (the browser's only way out). */

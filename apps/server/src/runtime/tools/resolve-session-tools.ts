@@ -1,9 +1,6 @@
 import { type AgentConfig, BUILTIN_TOOLS, type BuiltinToolName } from "@agent-platform/contract";
 import type { AppContext } from "../../context.js";
-import type { CodeExecution } from "../sandbox/code-execution.js";
 import { artifactWriteTool } from "./builtin/artifact-write.js";
-import { bashTool } from "./builtin/bash.js";
-import { fileEditTool, fileListTool, fileReadTool, fileWriteTool } from "./builtin/file-tools.js";
 import { knowledgeReadTool } from "./builtin/knowledge-read.js";
 import { knowledgeSearchTool } from "./builtin/knowledge-search.js";
 import { memoryListTool } from "./builtin/memory-list.js";
@@ -22,17 +19,9 @@ export interface ResolveSessionToolsInput {
   agent: AgentConfig;
   /** The process's browsers (the `browser` tool, from runtime/browser); absent where no worker runs sessions. */
   browser?: { tool(): RuntimeTool };
-  /** The process's sandboxes (`bash` and the file tools); absent where no worker runs sessions. */
-  codeExecution?: CodeExecution;
+  /** The process's sandboxes (`bash` and the file tools, from runtime/sandbox); absent where no worker runs sessions. */
+  codeExecution?: { tool(name: "bash" | "file_read" | "file_write" | "file_edit" | "file_list"): RuntimeTool };
 }
-
-const CODE_TOOLS = {
-  bash: bashTool,
-  file_read: fileReadTool,
-  file_write: fileWriteTool,
-  file_edit: fileEditTool,
-  file_list: fileListTool,
-} as const;
 
 function isBuiltin(name: string): name is BuiltinToolName {
   return Object.hasOwn(BUILTIN_TOOLS, name);
@@ -73,7 +62,7 @@ export async function resolveSessionTools(input: ResolveSessionToolsInput): Prom
       case "file_write":
       case "file_edit":
       case "file_list":
-        if (input.codeExecution) tools.push(CODE_TOOLS[name](input.codeExecution));
+        if (input.codeExecution) tools.push(input.codeExecution.tool(name));
         else
           ctx.logger.warn(
             { sessionId: session.id, tool: name },

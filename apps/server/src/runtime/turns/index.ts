@@ -6,8 +6,7 @@ import { createBrowserTooling } from "../browser/index.js";
 import { delegationTools } from "../delegation/delegation-tools.js";
 import { AgentConfigCache, LogCache } from "../loop/caches.js";
 import { sessionWebhooks } from "../loop/session-webhooks.js";
-import { CodeExecution } from "../sandbox/code-execution.js";
-import { readSandboxSettings } from "../sandbox/sandbox-settings.js";
+import { CodeExecution, codeTooling, readSandboxSettings } from "../sandbox/index.js";
 import { resolveSessionTools } from "../tools/resolve-session-tools.js";
 import { localTurns } from "./local-turns.js";
 import { sessionTurnKind } from "./session-turn-kind.js";
@@ -34,6 +33,7 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): Sessi
   const browser = createBrowserTooling(ctx);
   const codeExecution = new CodeExecution(ctx, readSandboxSettings(ctx.config.env));
   codeExecution.startSweeping();
+  const codeTools = codeTooling(codeExecution);
   const logCache = new LogCache(settings.logCacheEvents);
   const kind = sessionTurnKind(
     ctx,
@@ -43,7 +43,7 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): Sessi
       maxModelCalls: settings.maxModelCalls,
       mcpConnectTimeoutMs: settings.mcpConnectTimeoutMs,
       mcpCallTimeoutMs: settings.mcpCallTimeoutMs,
-      resolveTools: (input) => resolveSessionTools({ ...input, browser, codeExecution }),
+      resolveTools: (input) => resolveSessionTools({ ...input, browser, codeExecution: codeTools }),
       endTurn: async (sessionId) => {
         await Promise.all([browser.contexts.close(sessionId), codeExecution.endTurn(sessionId)]);
       },

@@ -1,4 +1,4 @@
-import type { ExecResult } from "../../sandbox/code-execution.js";
+import type { ExecResult } from "../code-execution.js";
 
 /** Characters of stdout and of stderr shown to the model. */
 export const SHOWN_CHARS = 30_000;

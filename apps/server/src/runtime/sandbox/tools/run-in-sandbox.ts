@@ -1,12 +1,7 @@
-import {
-  type CodeExecution,
-  type ExecRequest,
-  type ExecResult,
-  SandboxUnavailable,
-} from "../../sandbox/code-execution.js";
-import { PackageLayerError } from "../../sandbox/package-layers.js";
-import { fail } from "../tool-result.js";
-import type { ToolResult, ToolRunContext } from "../types.js";
+import { fail } from "../../tools/tool-result.js";
+import type { ToolResult, ToolRunContext } from "../../tools/types.js";
+import { type CodeExecution, type ExecRequest, type ExecResult, SandboxUnavailable } from "../code-execution.js";
+import { PackageLayerError } from "../package-layers.js";
 
 /** Runs a tool's call in the sandbox; an unavailable sandbox or a failed package install is a readable tool error. */
 export async function runInSandbox(

@@ -1,10 +1,10 @@
 import { EXECUTION_RESOURCES } from "@agent-platform/contract";
 import { z } from "zod";
-import type { CodeExecution } from "../../sandbox/code-execution.js";
-import { defineBuiltinTool } from "../define-tool.js";
-import { bashText } from "../sandbox/exec-text.js";
-import { runInSandbox } from "../sandbox/run-in-sandbox.js";
-import type { RuntimeTool } from "../types.js";
+import { defineBuiltinTool } from "../../tools/define-tool.js";
+import type { RuntimeTool } from "../../tools/types.js";
+import type { CodeExecution } from "../code-execution.js";
+import { bashText } from "./exec-text.js";
+import { runInSandbox } from "./run-in-sandbox.js";
 
 const Input = z
   .object({

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import type { CodeExecution, ExecResult } from "../../sandbox/code-execution.js";
-import { defineBuiltinTool } from "../define-tool.js";
-import { quotaNote, redact, stoppedBy } from "../sandbox/exec-text.js";
-import { runInSandbox } from "../sandbox/run-in-sandbox.js";
-import { fail, ok } from "../tool-result.js";
-import type { RuntimeTool, ToolResult } from "../types.js";
+import { defineBuiltinTool } from "../../tools/define-tool.js";
+import { fail, ok } from "../../tools/tool-result.js";
+import type { RuntimeTool, ToolResult } from "../../tools/types.js";
+import type { CodeExecution, ExecResult } from "../code-execution.js";
+import { quotaNote, redact, stoppedBy } from "./exec-text.js";
+import { runInSandbox } from "./run-in-sandbox.js";
 
 export const FILE_TOOL_LIMITS = {
   pathLength: 4096,
