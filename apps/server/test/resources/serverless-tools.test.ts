@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPinnedServerlessTools } from "../../src/runtime/tools/serverless/load-serverless-tools.js";
+import { loadPinnedServerlessTools } from "../../src/serverless-tools/index.js";
 import type { Tenant } from "../support/factories.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { expectEachOnceNewestFirst, expectError, expectInvalid, walkPages } from "./helpers.js";

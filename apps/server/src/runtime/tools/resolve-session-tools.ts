@@ -1,5 +1,6 @@
 import { type AgentConfig, BUILTIN_TOOLS, type BuiltinToolName } from "@agent-platform/contract";
 import type { AppContext } from "../../context.js";
+import { loadPinnedServerlessTools } from "../../serverless-tools/index.js";
 import { artifactWriteTool } from "./builtin/artifact-write.js";
 import { knowledgeReadTool } from "./builtin/knowledge-read.js";
 import { knowledgeSearchTool } from "./builtin/knowledge-search.js";
@@ -9,7 +10,6 @@ import { memorySearchTool } from "./builtin/memory-search.js";
 import { memoryWriteTool } from "./builtin/memory-write.js";
 import { loadPinnedSkills, skillReadTool } from "./builtin/skill-read.js";
 import { webFetchTool } from "./builtin/web-fetch.js";
-import { loadPinnedServerlessTools } from "./serverless/load-serverless-tools.js";
 import { serverlessTool } from "./serverless/serverless-tool.js";
 import type { RuntimeTool, SessionRuntimeInfo } from "./types.js";
 

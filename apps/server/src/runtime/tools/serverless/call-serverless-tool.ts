@@ -1,11 +1,11 @@
 import { checkEgress } from "../../../governance/index.js";
 import { findAddressRefusal } from "../../../lib/outbound/index.js";
+import type { PinnedServerlessTool } from "../../../serverless-tools/index.js";
 import { openVaultSecrets } from "../../../vaults/index.js";
 import { sessionEgressPolicy } from "../egress/session-egress.js";
 import { callSignal, decodeText, describeFetchError, readBounded, USER_AGENT } from "../http/outbound.js";
 import { fail, ok } from "../tool-result.js";
 import type { ToolResult, ToolRunContext } from "../types.js";
-import type { PinnedServerlessTool } from "./load-serverless-tools.js";
 
 export const SERVERLESS_CALL_LIMITS = {
   timeoutMs: 60_000,

@@ -1,8 +1,8 @@
+import type { PinnedServerlessTool } from "../../../serverless-tools/index.js";
 import { runSafely } from "../define-tool.js";
 import { fail } from "../tool-result.js";
 import type { RuntimeTool } from "../types.js";
 import { callServerlessTool } from "./call-serverless-tool.js";
-import type { PinnedServerlessTool } from "./load-serverless-tools.js";
 
 /**
  * A serverless tool as the model sees it: the version's name, description and input schema. Its side effects are
