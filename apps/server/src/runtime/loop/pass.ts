@@ -47,7 +47,10 @@ export class SessionPass {
   readonly log: StoredEvent[];
   /** The session head's pending actions as last written. */
   headPending: PendingAction[];
-  /** MCP servers that could not be listed are reported once per pass, with the first model response lacking them. */
+  /**
+   * MCP servers that could not be listed are reported once per pass, with the first model response lacking them (the
+   * model step says it did; the loop records it here).
+   */
   mcpFailuresReported = false;
   /** A commit released the session's job: the session is settled and no longer this pass's to run. */
   released = false;
