@@ -163,7 +163,13 @@ export async function generateWithLanguageModel(
   return {
     text,
     toolCalls: await Promise.all(calls.map((call) => parseToolCall(call, toolNames))),
-    usage: { inputTokens: result.usage.inputTokens.total ?? 0, outputTokens: result.usage.outputTokens.total ?? 0 },
+    usage: {
+      inputTokens: result.usage.inputTokens.total ?? 0,
+      outputTokens: result.usage.outputTokens.total ?? 0,
+      cacheReadTokens: result.usage.inputTokens.cacheRead ?? 0,
+      cacheWriteTokens: result.usage.inputTokens.cacheWrite ?? 0,
+      reasoningTokens: result.usage.outputTokens.reasoning ?? 0,
+    },
     finishReason: result.finishReason.unified,
   };
 }

@@ -17,8 +17,16 @@ export interface ModelToolCall {
 export type ModelFinishReason = "stop" | "length" | "content-filter" | "tool-calls" | "error" | "other";
 
 export interface ModelUsage {
+  /** All prompt tokens of the call, cached ones included. */
   inputTokens: number;
+  /** All completion tokens, reasoning included. */
   outputTokens: number;
+  /** Of `inputTokens`: read from the provider's prompt cache (0 or absent when it reports none). */
+  cacheReadTokens?: number;
+  /** Of `inputTokens`: written to the prompt cache (Anthropic bills them above the input price). */
+  cacheWriteTokens?: number;
+  /** Of `outputTokens`: reasoning (thinking) tokens, as the provider reports them. */
+  reasoningTokens?: number;
 }
 
 export interface ModelCallResult {

@@ -191,12 +191,37 @@ export const AgentMcpToolResultLogEventSchema = logEvent(
   "The result of an `agent.mcp_tool_use`",
 );
 
+/** Cached and reasoning tokens and cost of a model call (absent on entries written before they were recorded). */
+const callAccounting = {
+  cacheReadInputTokens: z
+    .number()
+    .int()
+    .optional()
+    .describe("Of `inputTokens`: read from the provider's prompt cache, as the provider reports them"),
+  cacheWriteInputTokens: z
+    .number()
+    .int()
+    .optional()
+    .describe("Of `inputTokens`: written to the provider's prompt cache (Anthropic bills them above the input price)"),
+  reasoningTokens: z
+    .number()
+    .int()
+    .optional()
+    .describe("Of `outputTokens`: reasoning (thinking) tokens, as the provider reports them"),
+  costUsd: z
+    .number()
+    .nullable()
+    .optional()
+    .describe("Estimated cost in US dollars from the model catalogue's prices (to the micro-dollar); null when unknown"),
+};
+
 export const AgentUsageLogEventSchema = logEvent(
   "agent.usage",
   {
     model: z.string().describe("`provider/model` that answered"),
-    inputTokens: z.number().int().describe("Prompt tokens of the call"),
-    outputTokens: z.number().int().describe("Completion tokens of the call"),
+    inputTokens: z.number().int().describe("Prompt tokens of the call, cached ones included"),
+    outputTokens: z.number().int().describe("Completion tokens of the call, reasoning included"),
+    ...callAccounting,
     contextSeq: z.number().int().describe("`seq` of the last entry the call had in its context"),
   },
   "Token usage of one model call",
@@ -225,6 +250,7 @@ export const SessionCompactionLogEventSchema = logEvent(
         model: z.string().describe("`provider/model` that wrote the summary"),
         inputTokens: z.number().int(),
         outputTokens: z.number().int(),
+        ...callAccounting,
       })
       .describe("Token usage of the summarising call (counted by budgets like every model call)"),
   },

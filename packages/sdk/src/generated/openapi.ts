@@ -2049,10 +2049,18 @@ export interface components {
             createdAt: string;
             /** @description `provider/model` that answered */
             model: string;
-            /** @description Prompt tokens of the call */
+            /** @description Prompt tokens of the call, cached ones included */
             inputTokens: number;
-            /** @description Completion tokens of the call */
+            /** @description Completion tokens of the call, reasoning included */
             outputTokens: number;
+            /** @description Of `inputTokens`: read from the provider's prompt cache, as the provider reports them */
+            cacheReadInputTokens?: number;
+            /** @description Of `inputTokens`: written to the provider's prompt cache (Anthropic bills them above the input price) */
+            cacheWriteInputTokens?: number;
+            /** @description Of `outputTokens`: reasoning (thinking) tokens, as the provider reports them */
+            reasoningTokens?: number;
+            /** @description Estimated cost in US dollars from the model catalogue's prices (to the micro-dollar); null when unknown */
+            costUsd?: number | null;
             /** @description `seq` of the last entry the call had in its context */
             contextSeq: number;
         };
@@ -3602,6 +3610,21 @@ export interface components {
             parentSessionId: string | null;
             /** @description `seq` of the newest log entry (0 when the log is empty) */
             lastSeq: number;
+            /** @description Sums of the session's `agent.usage` entries and compaction calls */
+            usage: {
+                /** @description Prompt tokens of all the session's model calls, cached ones included */
+                inputTokens: number;
+                /** @description Completion tokens, reasoning included */
+                outputTokens: number;
+                /** @description Of `inputTokens`: read from the provider's prompt cache */
+                cacheReadInputTokens: number;
+                /** @description Of `inputTokens`: written to the provider's prompt cache */
+                cacheWriteInputTokens: number;
+                /** @description Of `outputTokens`: reasoning (thinking) tokens */
+                reasoningTokens: number;
+                /** @description Estimated cost in US dollars (to the micro-dollar); null when a call's price is unknown */
+                costUsd: number | null;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -3655,6 +3678,14 @@ export interface components {
                 model: string;
                 inputTokens: number;
                 outputTokens: number;
+                /** @description Of `inputTokens`: read from the provider's prompt cache, as the provider reports them */
+                cacheReadInputTokens?: number;
+                /** @description Of `inputTokens`: written to the provider's prompt cache (Anthropic bills them above the input price) */
+                cacheWriteInputTokens?: number;
+                /** @description Of `outputTokens`: reasoning (thinking) tokens, as the provider reports them */
+                reasoningTokens?: number;
+                /** @description Estimated cost in US dollars from the model catalogue's prices (to the micro-dollar); null when unknown */
+                costUsd?: number | null;
             };
         };
         /** @description The turn failed; a `session.status_idle` with stop reason `error` follows */
@@ -7752,6 +7783,14 @@ export interface operations {
                      *           ],
                      *           "parentSessionId": "string",
                      *           "lastSeq": 0,
+                     *           "usage": {
+                     *             "inputTokens": 0,
+                     *             "outputTokens": 0,
+                     *             "cacheReadInputTokens": 0,
+                     *             "cacheWriteInputTokens": 0,
+                     *             "reasoningTokens": 0,
+                     *             "costUsd": 0
+                     *           },
                      *           "createdAt": "2019-08-24T14:15:22Z",
                      *           "updatedAt": "2019-08-24T14:15:22Z",
                      *           "archivedAt": "2019-08-24T14:15:22Z"
@@ -7904,6 +7943,14 @@ export interface operations {
                      *       "resources": [],
                      *       "parentSessionId": null,
                      *       "lastSeq": 1,
+                     *       "usage": {
+                     *         "inputTokens": 0,
+                     *         "outputTokens": 0,
+                     *         "cacheReadInputTokens": 0,
+                     *         "cacheWriteInputTokens": 0,
+                     *         "reasoningTokens": 0,
+                     *         "costUsd": 0
+                     *       },
                      *       "createdAt": "2026-01-15T10:00:00.000Z",
                      *       "updatedAt": "2026-01-15T10:00:00.000Z",
                      *       "archivedAt": null
@@ -8085,6 +8132,14 @@ export interface operations {
                      *       ],
                      *       "parentSessionId": "string",
                      *       "lastSeq": 0,
+                     *       "usage": {
+                     *         "inputTokens": 0,
+                     *         "outputTokens": 0,
+                     *         "cacheReadInputTokens": 0,
+                     *         "cacheWriteInputTokens": 0,
+                     *         "reasoningTokens": 0,
+                     *         "costUsd": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8339,6 +8394,14 @@ export interface operations {
                      *       ],
                      *       "parentSessionId": "string",
                      *       "lastSeq": 0,
+                     *       "usage": {
+                     *         "inputTokens": 0,
+                     *         "outputTokens": 0,
+                     *         "cacheReadInputTokens": 0,
+                     *         "cacheWriteInputTokens": 0,
+                     *         "reasoningTokens": 0,
+                     *         "costUsd": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8513,6 +8576,14 @@ export interface operations {
                      *       ],
                      *       "parentSessionId": "string",
                      *       "lastSeq": 0,
+                     *       "usage": {
+                     *         "inputTokens": 0,
+                     *         "outputTokens": 0,
+                     *         "cacheReadInputTokens": 0,
+                     *         "cacheWriteInputTokens": 0,
+                     *         "reasoningTokens": 0,
+                     *         "costUsd": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8839,6 +8910,14 @@ export interface operations {
                      *         "resources": [],
                      *         "parentSessionId": null,
                      *         "lastSeq": 7,
+                     *         "usage": {
+                     *           "inputTokens": 0,
+                     *           "outputTokens": 0,
+                     *           "cacheReadInputTokens": 0,
+                     *           "cacheWriteInputTokens": 0,
+                     *           "reasoningTokens": 0,
+                     *           "costUsd": 0
+                     *         },
                      *         "createdAt": "2026-01-15T10:00:00.000Z",
                      *         "updatedAt": "2026-01-15T10:02:00.000Z",
                      *         "archivedAt": null

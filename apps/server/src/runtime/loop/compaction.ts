@@ -1,5 +1,5 @@
 import { reserveUsageNow } from "../../budgets/index.js";
-import { callModel, type ModelSpec, modelCatalogueOf, parseModelSpec } from "../../models/index.js";
+import { callModel, type ModelSpec, modelCatalogueOf, parseModelSpec, usageAccounting } from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
 import { COMPACTION, contextSettingsOf, latestCompaction } from "./context-view.js";
 import { contentText, EV } from "./events.js";
@@ -148,7 +148,12 @@ export async function compactConversation(
       tokensBefore: detail.tokensBefore,
       tokensAfter: plan.keptTokens + Math.ceil(result.text.length / 4),
       reason: detail.reason,
-      usage: { model: resolved.name, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
+      usage: {
+        model: resolved.name,
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        ...usageAccounting(resolved.pricing, result.usage),
+      },
     },
   };
   await pass.commit(() => ({ events: [event], usage }));

@@ -1,7 +1,14 @@
 import { type BudgetExceeded, reserveUsageNow } from "../../budgets/index.js";
 import { AppError } from "../../http/app-error.js";
 import { inSpan, measure } from "../../lib/telemetry/instruments.js";
-import { callModel, formatModelSpec, ModelCallError, type ModelSpec } from "../../models/index.js";
+import {
+  callModel,
+  formatModelSpec,
+  ModelCallError,
+  type ModelSpec,
+  modelCatalogueOf,
+  usageAccounting,
+} from "../../models/index.js";
 import type { NewEvent } from "../../sessions/index.js";
 import { CompactionRefused } from "./compaction.js";
 import { makeRoom, planPrompt } from "./context-limit.js";
@@ -169,6 +176,7 @@ async function modelCall(
       model: formatModelSpec(spec),
       inputTokens: result.usage.inputTokens,
       outputTokens: result.usage.outputTokens,
+      ...usageAccounting(modelCatalogueOf(pass.ctx.config.env).resolve(spec).pricing, result.usage),
       contextSeq,
     },
   });

@@ -1,5 +1,6 @@
 import type { PendingAction } from "@agent-platform/contract";
 import type pg from "pg";
+import { sessionUsageOf, sessionUsageSet } from "./session-usage.js";
 import { recordUsages, type UsageAmount, usageInsertSql } from "../../budgets/index.js";
 import { JobLeaseLost, releaseOwnJobSql } from "../../jobs/index.js";
 import { prepared } from "../../lib/prepared.js";
@@ -140,7 +141,10 @@ export async function commitFenced(
     if (!row) throw new SessionGone(lease.sessionId);
     if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
     const { events, status, pendingActionsOnly, usage, releaseGeneration } = plan(row.lastSeq);
-    const stored = await appendEvents(client, lease.sessionId, events);
+    const used = sessionUsageOf(events);
+    const stored = await appendEvents(client, lease.sessionId, events, {
+      ...(used ? { set: (at: (value: unknown) => string) => sessionUsageSet(used, at, "u") } : {}),
+    });
     if (usage) await recordUsages(client, usage);
     const released =
       releaseGeneration !== undefined &&
@@ -214,10 +218,11 @@ async function commitInOneStatement(
     : pendingActionsOnly
       ? `, "pendingActions" = ${at(JSON.stringify(pendingActionsOnly))}::jsonb`
       : "";
+  const used = sessionUsageOf(events);
   const append = appendCtes(at, {
     sessionIdSql: "$1",
     events,
-    set: head,
+    set: used ? head + sessionUsageSet(used, at, "u") : head,
     from: "head",
     where: 'head."id" = u."id" AND head."leaseOwner" = $3 AND head."lastSeq" = $4',
     returning: `"seq", "id", "type", "payload", ${EVENT_CREATED_AT}`,
