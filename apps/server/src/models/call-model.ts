@@ -18,8 +18,15 @@ import {
 } from "./language-model-call.js";
 import { type ConversationMessage, toModelMessages } from "./messages.js";
 import { ModelCallAborted, ModelCallError, throwIfAborted } from "./model-errors.js";
-import type { ModelCallResult, ModelFinishReason, ModelToolCall, ModelToolDefinition } from "./model-result.js";
+import type {
+  ModelCallResult,
+  ModelFinishReason,
+  ModelToolCall,
+  ModelToolDefinition,
+  ModelUsage,
+} from "./model-result.js";
 import type { ModelSpec } from "./model-spec.js";
+import { withCacheBreakpoints } from "./prompt-cache.js";
 import { createLanguageModel, type ProviderSettings } from "./providers.js";
 import { type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./retry-policy.js";
 import { callScriptModel } from "./script-model.js";
@@ -102,7 +109,7 @@ async function streamOnce(request: PreparedRequest, options: CallModelOptions): 
   let streamed = false;
   let text = "";
   const toolCalls: ModelToolCall[] = [];
-  let usage = { inputTokens: 0, outputTokens: 0 };
+  let usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
   let finishReason: ModelFinishReason = "other";
   try {
     throwIfAborted(signal);
@@ -135,7 +142,13 @@ async function streamOnce(request: PreparedRequest, options: CallModelOptions): 
           toolCalls.push(toModelToolCall(part));
           break;
         case "finish":
-          usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
+          usage = {
+            inputTokens: part.totalUsage.inputTokens ?? 0,
+            outputTokens: part.totalUsage.outputTokens ?? 0,
+            cacheReadTokens: part.totalUsage.inputTokenDetails?.cacheReadTokens ?? 0,
+            cacheWriteTokens: part.totalUsage.inputTokenDetails?.cacheWriteTokens ?? 0,
+            reasoningTokens: part.totalUsage.outputTokenDetails?.reasoningTokens ?? 0,
+          };
           finishReason = part.finishReason;
           break;
         case "error":
@@ -196,7 +209,7 @@ function directAttempt(
   let request: LanguageModelRequest;
   try {
     const tools = toLanguageModelTools(options.tools);
-    const prompt = toLanguageModelPrompt(options.system || undefined, messages);
+    const prompt = withCacheBreakpoints(options.spec, toLanguageModelPrompt(options.system || undefined, messages));
     request = { model, prompt, ...(tools ? { tools } : {}), ...settings };
   } catch (error) {
     const failure = new AttemptFailed(classifyProviderError(error), false, error);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { FakePromptCache } from "./fake-anthropic-cache.js";
 
 /**
  * A real HTTP server on 127.0.0.1 speaking Anthropic's Messages API (`POST /v1/messages`, not streamed), answering
@@ -8,7 +9,9 @@ import type { AddressInfo } from "node:net";
  * - a `tool_result` whose content is not a string or blocks of type `text`, `image` (base64 of a JPEG, PNG, GIF or
  *   WebP, or a URL), `document` or `search_result` (400 `invalid_request_error`);
  * - with `options.contextWindow`, a prompt over the model's window (prompt tokens counted as words, plus `max_tokens`):
- *   400 `invalid_request_error` "prompt is too long: N tokens > W maximum".
+ *   400 `invalid_request_error` "prompt is too long: N tokens > W maximum";
+ * - more than 4 `cache_control` markers. Prompt caching follows the API (`fake-anthropic-cache.ts`): usage reports
+ *   `cache_read_input_tokens` and `cache_creation_input_tokens`, and `input_tokens` only for the rest.
  */
 
 export interface FakeAnthropicReply {
@@ -28,6 +31,8 @@ export interface FakeAnthropicRequest {
 
 export interface FakeAnthropicOptions {
   contextWindow?: number;
+  /** Shortest prefix the prompt cache keeps (1024 tokens for Claude Sonnet and Opus, the default). */
+  minCacheableTokens?: number;
   reply?: (request: FakeAnthropicRequest) => FakeAnthropicReply;
 }
 
@@ -95,6 +100,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const requests: FakeAnthropicRequest[] = [];
   const queue: FakeAnthropicReply[] = [];
+  const cache = new FakePromptCache(options.minCacheableTokens ?? 1024);
   const server = createServer(async (request, response) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     // biome-ignore lint/suspicious/noExplicitAny: a request body as sent
@@ -120,6 +126,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         `prompt is too long: ${needed} tokens > ${options.contextWindow} maximum`,
       );
     }
+    const cached = cache.account(body, promptWords);
+    if ("error" in cached) return fail(400, "invalid_request_error", cached.error);
     const reply = options.reply?.(recorded) ?? queue.shift() ?? { text: "ok" };
     const toolUses = (reply.toolCalls ?? []).map((call) => ({
       type: "tool_use",
@@ -135,7 +143,13 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       content: [...(reply.text ? [{ type: "text", text: reply.text }] : []), ...toolUses],
       stop_reason: toolUses.length > 0 ? "tool_use" : "end_turn",
       stop_sequence: null,
-      usage: { input_tokens: prompt, output_tokens: countWords(reply.text ?? "") + 1 },
+      // As the API reports them: `input_tokens` are the tokens after the last cache breakpoint (neither read nor written).
+      usage: {
+        input_tokens: prompt - cached.read - cached.written,
+        cache_creation_input_tokens: cached.written,
+        cache_read_input_tokens: cached.read,
+        output_tokens: countWords(reply.text ?? "") + 1,
+      },
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
