@@ -2265,10 +2265,11 @@ export interface components {
             scope: "workspace" | "agent";
             agentId: string | null;
             /**
-             * @description `tokens` (input + output), `model_calls`, or `sessions` created
+             * @description `tokens` (input + output), `model_calls`, `sessions` created, or `cost_usd`: the estimated cost of model calls in US dollars (counted to the micro-dollar; `limit` and `used` are dollars, e.g. `25.5`)
              * @enum {string}
              */
-            meter: "tokens" | "model_calls" | "sessions";
+            meter: "tokens" | "model_calls" | "sessions" | "cost_usd";
+            /** @description A count, or US dollars for `cost_usd` */
             limit: number;
             /**
              * @description Calendar period in UTC, or `total`
@@ -2280,7 +2281,7 @@ export interface components {
              * @enum {string}
              */
             action: "block" | "notify";
-            /** @description Consumption in the current period */
+            /** @description Consumption in the current period (US dollars for `cost_usd`) */
             used: number;
             /** @description `used` has reached `limit` */
             exceeded: boolean;
@@ -2505,10 +2506,11 @@ export interface components {
             /** @description Required when `scope` is `agent`, refused otherwise */
             agentId?: string;
             /**
-             * @description `tokens` (input + output), `model_calls`, or `sessions` created
+             * @description `tokens` (input + output), `model_calls`, `sessions` created, or `cost_usd`: the estimated cost of model calls in US dollars (counted to the micro-dollar; `limit` and `used` are dollars, e.g. `25.5`)
              * @enum {string}
              */
-            meter: "tokens" | "model_calls" | "sessions";
+            meter: "tokens" | "model_calls" | "sessions" | "cost_usd";
+            /** @description A whole count; for `cost_usd`, US dollars to the micro-dollar (at most 1,000,000,000) */
             limit: number;
             /**
              * @description Calendar period in UTC, or `total`
@@ -18224,7 +18226,7 @@ export interface operations {
                  * @example {
                  *       "scope": "workspace",
                  *       "meter": "tokens",
-                 *       "limit": 1,
+                 *       "limit": 0,
                  *       "action": "block"
                  *     }
                  */

@@ -10,6 +10,7 @@ import {
   usageAccounting,
 } from "../../models/index.js";
 import type { NewEvent } from "../../sessions/index.js";
+import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { CompactionRefused } from "./compaction.js";
 import { makeRoom, planPrompt } from "./context-limit.js";
 import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
@@ -107,13 +108,15 @@ async function modelCall(
   if (prompt.overflow) return { prompt, refusal: undefined };
   const messages = prompt.messages;
   const estimate = estimateTokens(prompt.chars, spec);
+  const pricing = modelCatalogueOf(pass.ctx.config.env).resolve(spec).pricing;
+  const cost = costReservation(
+    costToReserve(pricing, Math.ceil(prompt.chars / 4), estimate - Math.ceil(prompt.chars / 4)),
+  );
   const reservation = await reserveUsageNow(pass.ctx, {
     workspaceId: pass.info.workspaceId,
     agentId: pass.info.agentId,
-    reserve: [
-      { meter: "model_calls", amount: 1 },
-      { meter: "tokens", amount: estimate },
-    ],
+    reserve: [{ meter: "model_calls", amount: 1 }, { meter: "tokens", amount: estimate }, ...cost.reserve],
+    check: cost.check,
   });
   if (reservation.exceeded) return reservation.exceeded;
   const reserved = reservation.recorded ? estimate : null;
@@ -150,7 +153,7 @@ async function modelCall(
   const [called, opened] = await Promise.allSettled([call, running]);
   if (called.status === "rejected" || opened.status === "rejected") {
     // Nothing was used: the reservation is given back.
-    if (reserved !== null) pass.releaseModelReservation(reserved);
+    if (reserved !== null) pass.releaseModelReservation(reserved, cost.reserve);
     const error = called.status === "rejected" ? called.reason : undefined;
     if (opened.status === "fulfilled" && error instanceof ModelCallError && error.code === "model.context_overflow") {
       return {
@@ -163,6 +166,7 @@ async function modelCall(
   const result = called.value;
   // What the call had in its context (`openTurn` counts its own entry when nothing came in between).
   const contextSeq = state.lastSeq;
+  const accounting = usageAccounting(pricing, result.usage);
   const events: NewEvent[] = [];
   if (!pass.mcpFailuresReported) {
     events.push(...tools.mcpFailures.map(mcpServerUnavailableEvent));
@@ -176,13 +180,14 @@ async function modelCall(
       model: formatModelSpec(spec),
       inputTokens: result.usage.inputTokens,
       outputTokens: result.usage.outputTokens,
-      ...usageAccounting(modelCatalogueOf(pass.ctx.config.env).resolve(spec).pricing, result.usage),
+      ...accounting,
       contextSeq,
     },
   });
   // A final answer with nothing new in the log since the call started ends the turn in the same transaction.
   let ended = false;
   const usage = pass.modelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
+  usage.usages.push(...costSettlement(accounting.costUsd, reserved !== null ? (cost.reserve[0]?.amount ?? 0) : null));
   await pass.commit(
     (head) => {
       ended = result.toolCalls.length === 0 && head === contextSeq;
