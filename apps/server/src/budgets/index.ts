@@ -4,6 +4,7 @@ export {
   type BudgetExceeded,
   budgetExceededError,
   checkBudgets,
+  exceededMessage,
   type Reservation,
   recordUsage,
   recordUsages,

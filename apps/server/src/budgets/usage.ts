@@ -246,16 +246,17 @@ export async function reserveUsage(
   return null;
 }
 
+/** "The workspace has used 12 of its 10 tokens budget for the period" (dollars for `cost_usd`). */
+export function exceededMessage(exceeded: BudgetExceeded): string {
+  const owner = exceeded.scope === "workspace" ? "The workspace" : "This agent";
+  return exceeded.meter === "cost_usd"
+    ? `${owner} has used US$${exceeded.used} of its US$${exceeded.limit} cost budget for the period`
+    : `${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget for the period`;
+}
+
 /** The 403 `budget.exceeded` error for a result of checkBudgets, with the details the spec documents. */
 export function budgetExceededError(exceeded: BudgetExceeded): AppError {
-  const owner = exceeded.scope === "workspace" ? "The workspace" : "This agent";
-  return new AppError(
-    "budget.exceeded",
-    exceeded.meter === "cost_usd"
-      ? `${owner} has used US$${exceeded.used} of its US$${exceeded.limit} cost budget for the period`
-      : `${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget for the period`,
-    { ...exceeded },
-  );
+  return new AppError("budget.exceeded", exceededMessage(exceeded), { ...exceeded });
 }
 
 /** What `reserveUsageNow` did: `recorded` when the reserved usage is already counted (settle only the difference). */

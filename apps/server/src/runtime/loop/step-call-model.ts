@@ -1,4 +1,4 @@
-import { type BudgetExceeded, reserveUsageNow } from "../../budgets/index.js";
+import { type BudgetExceeded, exceededMessage, reserveUsageNow } from "../../budgets/index.js";
 import { AppError } from "../../http/app-error.js";
 import { inSpan, measure } from "../../lib/telemetry/instruments.js";
 import {
@@ -61,11 +61,7 @@ export async function callModelStep(pass: SessionPass, state: LogState, stepSign
       await makeRoom(pass, state, spec, outcome.prompt, outcome.refusal, stepSignal);
       return "again";
     }
-    const owner = outcome.scope === "workspace" ? "The workspace" : "This agent";
-    return fail(
-      "budget.exceeded",
-      `${owner} has used ${outcome.used} of its ${outcome.limit} ${outcome.meter} budget for the period`,
-    );
+    return fail("budget.exceeded", exceededMessage(outcome));
   } catch (error) {
     if (error instanceof CompactionRefused) return fail("budget.exceeded", error.message);
     if (!(error instanceof ModelCallError)) throw error;
