@@ -4,8 +4,8 @@ export {
   type ModelCapabilities,
   ModelCatalogue,
   type ModelInfo,
-  type PricedUsage,
   modelCatalogueOf,
+  type PricedUsage,
   type ResolvedModel,
 } from "./catalogue.js";
 export {
@@ -43,6 +43,6 @@ export {
   providerSettingsOf,
   readProviderSettings,
 } from "./providers.js";
-export { type UsageAccounting, usageAccounting } from "./usage-accounting.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 export { acceptsToolResultImage } from "./tool-result-media.js";
+export { type UsageAccounting, usageAccounting } from "./usage-accounting.js";

@@ -1,7 +1,7 @@
 import { reserveUsageNow } from "../../budgets/index.js";
-import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { callModel, type ModelSpec, modelCatalogueOf, parseModelSpec, usageAccounting } from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
+import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { COMPACTION, contextSettingsOf, latestCompaction } from "./context-view.js";
 import { contentText, EV } from "./events.js";
 import type { ModelStep } from "./log-state.js";

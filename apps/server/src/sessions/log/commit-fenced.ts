@@ -1,6 +1,5 @@
 import type { PendingAction } from "@agent-platform/contract";
 import type pg from "pg";
-import { sessionUsageOf, sessionUsageSet } from "./session-usage.js";
 import { recordUsages, type UsageAmount, usageInsertSql } from "../../budgets/index.js";
 import { JobLeaseLost, releaseOwnJobSql } from "../../jobs/index.js";
 import { prepared } from "../../lib/prepared.js";
@@ -13,6 +12,7 @@ import {
   type StoredEvent,
   toWireEvent,
 } from "./event-log.js";
+import { sessionUsageOf, sessionUsageSet } from "./session-usage.js";
 import { SESSION_TURN_KIND } from "./turn-job.js";
 
 /** The claim a worker pass holds on a session: the lease token of its `session.turn` job. */
