@@ -28,6 +28,7 @@ import type {
 import type { ModelSpec } from "./model-spec.js";
 import { withCacheBreakpoints } from "./prompt-cache.js";
 import { createLanguageModel, type ProviderSettings } from "./providers.js";
+import { reasoningProviderOptions } from "./reasoning-options.js";
 import { type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./retry-policy.js";
 import { callScriptModel } from "./script-model.js";
 
@@ -210,7 +211,14 @@ function directAttempt(
   try {
     const tools = toLanguageModelTools(options.tools);
     const prompt = withCacheBreakpoints(options.spec, toLanguageModelPrompt(options.system || undefined, messages));
-    request = { model, prompt, ...(tools ? { tools } : {}), ...settings };
+    const providerOptions = reasoningProviderOptions(options.spec);
+    request = {
+      model,
+      prompt,
+      ...(tools ? { tools } : {}),
+      ...settings,
+      ...(providerOptions ? { providerOptions } : {}),
+    };
   } catch (error) {
     const failure = new AttemptFailed(classifyProviderError(error), false, error);
     return () => Promise.reject(failure);

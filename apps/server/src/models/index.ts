@@ -20,6 +20,7 @@ export { ModelCallAborted, ModelCallError, type ModelCallErrorCode } from "./mod
 export type {
   ModelCallResult,
   ModelFinishReason,
+  ModelReasoningPart,
   ModelToolCall,
   ModelToolDefinition,
   ModelUsage,

@@ -29,8 +29,19 @@ export interface ModelUsage {
   reasoningTokens?: number;
 }
 
+/**
+ * Thinking the provider returned with a response, kept exactly as it came: `providerMetadata` holds what the provider
+ * needs to have it back (Anthropic's `signature` or `redactedData`, OpenAI's reasoning item id and encrypted content).
+ */
+export interface ModelReasoningPart {
+  text: string;
+  providerMetadata?: Record<string, Record<string, unknown>>;
+}
+
 export interface ModelCallResult {
   text: string;
+  /** Absent or empty when the model returned no thinking. */
+  reasoning?: ModelReasoningPart[];
   toolCalls: ModelToolCall[];
   usage: ModelUsage;
   finishReason: ModelFinishReason;

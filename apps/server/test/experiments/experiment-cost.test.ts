@@ -38,9 +38,7 @@ describe("experiment cost", () => {
     let micro = 0;
     let sessionsMicro = 0;
     for (const result of await allResults(t, t.tenant, created.id)) {
-      const log = await t.http
-        .get(`${t.tenant.base}/sessions/${result.sessionId}/events?limit=100`)
-        .set(t.tenant.auth);
+      const log = await t.http.get(`${t.tenant.base}/sessions/${result.sessionId}/events?limit=100`).set(t.tenant.auth);
       const entries = log.body.data.filter((e: { type: string }) => e.type === "agent.usage");
       expect(entries.length).toBeGreaterThan(0);
       for (const entry of entries) {

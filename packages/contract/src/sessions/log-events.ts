@@ -191,6 +191,21 @@ export const AgentMcpToolResultLogEventSchema = logEvent(
   "The result of an `agent.mcp_tool_use`",
 );
 
+export const AgentThinkingLogEventSchema = logEvent(
+  "agent.thinking",
+  {
+    text: z.string().describe("The model's thinking as the provider returned it (empty when the provider redacted it)"),
+    providerMetadata: z
+      .record(z.string(), z.record(z.string(), z.unknown()))
+      .optional()
+      .describe(
+        "What the provider needs to have the thinking back, unchanged (Anthropic: `signature` or `redactedData`; " +
+          "OpenAI: the reasoning item's id and encrypted content)",
+      ),
+  },
+  "Thinking (reasoning) of a model response, before its message and tool uses; sent back to the model as it came",
+);
+
 /** Cached and reasoning tokens and cost of a model call (absent on entries written before they were recorded). */
 const callAccounting = {
   cacheReadInputTokens: z
@@ -274,6 +289,7 @@ export const SessionLogEventSchemas = {
   AgentToolResultEvent: AgentToolResultLogEventSchema,
   AgentMcpToolResultEvent: AgentMcpToolResultLogEventSchema,
   AgentUsageEvent: AgentUsageLogEventSchema,
+  AgentThinkingEvent: AgentThinkingLogEventSchema,
   SessionCompactionEvent: SessionCompactionLogEventSchema,
 } as const;
 
@@ -295,6 +311,7 @@ export const SessionLogEventSchema = z
     AgentToolResultLogEventSchema,
     AgentMcpToolResultLogEventSchema,
     AgentUsageLogEventSchema,
+    AgentThinkingLogEventSchema,
     SessionCompactionLogEventSchema,
   ])
   .describe("Session log entry of a known type");
@@ -315,6 +332,7 @@ export type AgentCustomToolUseEvent = z.infer<typeof AgentCustomToolUseLogEventS
 export type AgentToolResultEvent = z.infer<typeof AgentToolResultLogEventSchema>;
 export type AgentMcpToolResultEvent = z.infer<typeof AgentMcpToolResultLogEventSchema>;
 export type AgentUsageEvent = z.infer<typeof AgentUsageLogEventSchema>;
+export type AgentThinkingEvent = z.infer<typeof AgentThinkingLogEventSchema>;
 export type SessionCompactionEvent = z.infer<typeof SessionCompactionLogEventSchema>;
 
 /** A log entry of a known type; narrow on `type`. Newer servers may send other types: keep a default branch. */

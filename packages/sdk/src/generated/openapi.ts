@@ -1662,6 +1662,16 @@ export interface components {
                     /** @description Per million input tokens written to the prompt cache */
                     cachedInputWrite?: number;
                 };
+                /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                reasoning?: {
+                    /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                    budgetTokens?: number;
+                    /**
+                     * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                     * @enum {string}
+                     */
+                    effort?: "low" | "medium" | "high";
+                };
             };
             system: string;
             tools: (("web_fetch" | "memory_list" | "memory_read" | "memory_search" | "memory_write" | "knowledge_search" | "knowledge_read" | "artifact_write" | "skill_read" | "bash" | "file_read" | "file_write" | "file_edit" | "file_list" | "browser") | {
@@ -1741,6 +1751,16 @@ export interface components {
                             cachedInputRead?: number;
                             /** @description Per million input tokens written to the prompt cache */
                             cachedInputWrite?: number;
+                        };
+                        /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                        reasoning?: {
+                            /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                            budgetTokens?: number;
+                            /**
+                             * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                             * @enum {string}
+                             */
+                            effort?: "low" | "medium" | "high";
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
@@ -1976,6 +1996,31 @@ export interface components {
              * @default false
              */
             confineReadonly?: boolean;
+        };
+        /** @description Thinking (reasoning) of a model response, before its message and tool uses; sent back to the model as it came */
+        AgentThinkingEvent: {
+            /** @description Position in the log: 1, 2, 3… without gaps */
+            seq: number;
+            /** @description `evt_` id; a tool use is answered by the id of its event */
+            id: string;
+            /**
+             * @description Entry type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "agent.thinking";
+            /**
+             * Format: date-time
+             * @description When the entry was appended
+             */
+            createdAt: string;
+            /** @description The model's thinking as the provider returned it (empty when the provider redacted it) */
+            text: string;
+            /** @description What the provider needs to have the thinking back, unchanged (Anthropic: `signature` or `redactedData`; OpenAI: the reasoning item's id and encrypted content) */
+            providerMetadata?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
         };
         /** @description The result of an `agent.tool_use` */
         AgentToolResultEvent: {
@@ -2338,6 +2383,16 @@ export interface components {
                     /** @description Per million input tokens written to the prompt cache */
                     cachedInputWrite?: number;
                 };
+                /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                reasoning?: {
+                    /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                    budgetTokens?: number;
+                    /**
+                     * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                     * @enum {string}
+                     */
+                    effort?: "low" | "medium" | "high";
+                };
             };
             /** @description Persistent instructions */
             system?: string;
@@ -2430,6 +2485,16 @@ export interface components {
                             cachedInputRead?: number;
                             /** @description Per million input tokens written to the prompt cache */
                             cachedInputWrite?: number;
+                        };
+                        /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                        reasoning?: {
+                            /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                            budgetTokens?: number;
+                            /**
+                             * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                             * @enum {string}
+                             */
+                            effort?: "low" | "medium" | "high";
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
@@ -2790,6 +2855,16 @@ export interface components {
                     cachedInputRead?: number;
                     /** @description Per million input tokens written to the prompt cache */
                     cachedInputWrite?: number;
+                };
+                /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                reasoning?: {
+                    /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                    budgetTokens?: number;
+                    /**
+                     * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                     * @enum {string}
+                     */
+                    effort?: "low" | "medium" | "high";
                 };
             };
         };
@@ -3723,7 +3798,7 @@ export interface components {
             nextAfterSeq: number;
         };
         /** @description Session log entry, discriminated on `type`. A newer server may add entry types (with `seq`, `id`, `type`, `createdAt` and their own fields): keep a default branch. */
-        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["SessionCompactionEvent"];
+        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["AgentThinkingEvent"] | components["schemas"]["SessionCompactionEvent"];
         /** @description An MCP server's tools could not be listed; the turn goes on without them */
         SessionMcpServerUnavailableEvent: {
             /** @description Position in the log: 1, 2, 3… without gaps */
@@ -3966,6 +4041,16 @@ export interface components {
                     /** @description Per million input tokens written to the prompt cache */
                     cachedInputWrite?: number;
                 };
+                /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                reasoning?: {
+                    /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                    budgetTokens?: number;
+                    /**
+                     * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                     * @enum {string}
+                     */
+                    effort?: "low" | "medium" | "high";
+                };
             };
             /** @description Persistent instructions */
             system?: string;
@@ -4058,6 +4143,16 @@ export interface components {
                             cachedInputRead?: number;
                             /** @description Per million input tokens written to the prompt cache */
                             cachedInputWrite?: number;
+                        };
+                        /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                        reasoning?: {
+                            /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                            budgetTokens?: number;
+                            /**
+                             * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                             * @enum {string}
+                             */
+                            effort?: "low" | "medium" | "high";
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */

@@ -168,6 +168,7 @@ async function modelCall(
     events.push(...tools.mcpFailures.map(mcpServerUnavailableEvent));
     pass.mcpFailuresReported = true;
   }
+  for (const part of result.reasoning ?? []) events.push({ type: EV.thinking, payload: { ...part } });
   if (result.text.length > 0) events.push({ type: EV.agentMessage, payload: { content: textContent(result.text) } });
   for (const toolCall of result.toolCalls) events.push(toolUseEvent(tools, toolCall.name, toolCall.input));
   events.push({
