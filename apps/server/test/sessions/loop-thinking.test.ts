@@ -16,10 +16,12 @@ let mcp: TestMcpServer;
 const workers: ChildProcess[] = [];
 let stall = false;
 
-// biome-ignore lint/suspicious/noExplicitAny: Messages API bodies as received
+// Messages API bodies as received.
+type Block = { type?: string };
 const hasToolResult = (request: FakeAnthropicRequest) =>
   request.body.messages.some(
-    (m: any) => Array.isArray(m.content) && m.content.some((b: any) => b.type === "tool_result"),
+    (m: { content: unknown }) =>
+      Array.isArray(m.content) && (m.content as Block[]).some((b) => b.type === "tool_result"),
   );
 
 beforeAll(async () => {

@@ -227,7 +227,9 @@ const callAccounting = {
     .number()
     .nullable()
     .optional()
-    .describe("Estimated cost in US dollars from the model catalogue's prices (to the micro-dollar); null when unknown"),
+    .describe(
+      "Estimated cost in US dollars from the model catalogue's prices (to the micro-dollar); null when unknown",
+    ),
 };
 
 export const AgentUsageLogEventSchema = logEvent(

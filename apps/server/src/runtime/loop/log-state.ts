@@ -114,7 +114,7 @@ export function analyzeLog(events: readonly StoredEvent[]): LogState {
         open ??= { firstSeq: event.seq, contextSeq: 0, text: "", toolUses: [] };
         if (event.type === EV.thinking) {
           const part = { text: String(event.text ?? ""), providerMetadata: event.providerMetadata };
-          (open.reasoning ??= []).push(part as ModelReasoningPart);
+          open.reasoning = [...(open.reasoning ?? []), part as ModelReasoningPart];
         } else if (event.type === EV.agentMessage) {
           const text = contentText(event.content);
           open.text = open.text ? `${open.text}\n${text}` : text;
