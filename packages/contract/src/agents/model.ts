@@ -33,7 +33,7 @@ export const ModelReasoningSchema = z
       .min(1_024)
       .max(128_000)
       .optional()
-      .describe("Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens`"),
+      .describe("Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens`"),
     effort: z
       .enum(["low", "medium", "high"])
       .optional()

@@ -1664,7 +1664,7 @@ export interface components {
                 };
                 /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
                 reasoning?: {
-                    /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                    /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
                     budgetTokens?: number;
                     /**
                      * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
@@ -1754,7 +1754,7 @@ export interface components {
                         };
                         /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
                         reasoning?: {
-                            /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                            /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
                             budgetTokens?: number;
                             /**
                              * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
@@ -2385,7 +2385,7 @@ export interface components {
                 };
                 /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
                 reasoning?: {
-                    /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                    /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
                     budgetTokens?: number;
                     /**
                      * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
@@ -2488,7 +2488,7 @@ export interface components {
                         };
                         /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
                         reasoning?: {
-                            /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                            /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
                             budgetTokens?: number;
                             /**
                              * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
@@ -2858,7 +2858,7 @@ export interface components {
                 };
                 /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
                 reasoning?: {
-                    /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                    /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
                     budgetTokens?: number;
                     /**
                      * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
@@ -4043,7 +4043,7 @@ export interface components {
                 };
                 /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
                 reasoning?: {
-                    /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                    /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
                     budgetTokens?: number;
                     /**
                      * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
@@ -4146,7 +4146,7 @@ export interface components {
                         };
                         /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
                         reasoning?: {
-                            /** @description Thinking budget in tokens (Anthropic extended thinking); must be below `maxOutputTokens` */
+                            /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
                             budgetTokens?: number;
                             /**
                              * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
