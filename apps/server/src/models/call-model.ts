@@ -42,6 +42,8 @@ export interface CallModelOptions {
   /** Called with each streamed text fragment. Nothing is emitted for an attempt that is later retried. */
   onTextDelta?: (delta: string) => void;
   retry?: Partial<RetryPolicy>;
+  /** A key the provider groups cached prompts by (OpenAI's `prompt_cache_key`): the session's id. */
+  promptCacheKey?: string;
 }
 
 interface PreparedRequest {
@@ -211,7 +213,7 @@ function directAttempt(
   try {
     const tools = toLanguageModelTools(options.tools);
     const prompt = withCacheBreakpoints(options.spec, toLanguageModelPrompt(options.system || undefined, messages));
-    const providerOptions = reasoningProviderOptions(options.spec);
+    const providerOptions = reasoningProviderOptions(options.spec, options.promptCacheKey);
     request = {
       model,
       prompt,

@@ -8,10 +8,16 @@ const ANTHROPIC_EFFORT_BUDGET = { low: 2_048, medium: 8_192, high: 24_576 } as c
  * The provider options of a model's reasoning setting (`providerOptions` of the AI SDK providers): Anthropic's
  * extended thinking with a budget (`thinking`), OpenAI's `reasoningEffort` (with the reasoning items' encrypted
  * content, which the Responses API needs back across tool calls when nothing is stored on OpenAI's side).
- * Undefined without a setting; OpenAI-compatible servers take the effort as `reasoning_effort`.
+ * Undefined without a setting; OpenAI-compatible servers take the effort as `reasoning_effort`. On OpenAI, also the
+ * prompt-cache key (`promptCacheKey`), with or without a reasoning setting.
  */
-export function reasoningProviderOptions(spec: ModelSpec): SharedV3ProviderOptions | undefined {
+export function reasoningProviderOptions(
+  spec: ModelSpec,
+  promptCacheKey?: string,
+): SharedV3ProviderOptions | undefined {
   const reasoning = spec.reasoning;
+  // OpenAI groups cached prompts by key: one per session keeps a session's calls on the same cache.
+  if (spec.provider === "openai" && promptCacheKey !== undefined && !reasoning) return { openai: { promptCacheKey } };
   if (!reasoning) return undefined;
   switch (spec.provider) {
     case "anthropic": {
@@ -24,6 +30,7 @@ export function reasoningProviderOptions(spec: ModelSpec): SharedV3ProviderOptio
           reasoningEffort: reasoning.effort ?? effortOfBudget(reasoning.budgetTokens ?? 0),
           store: false,
           include: ["reasoning.encrypted_content"],
+          ...(promptCacheKey !== undefined ? { promptCacheKey } : {}),
         },
       };
     case "openai-compatible":

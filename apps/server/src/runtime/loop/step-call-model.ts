@@ -126,6 +126,7 @@ async function modelCall(
     const result = await callModel({
       spec,
       settings: pass.deps.providerSettings,
+      promptCacheKey: pass.info.id,
       ...(config.system ? { system: config.system } : {}),
       messages: await withToolResultImages(pass.pool, pass.info.id, spec, messages),
       tools: tools.definitions,
