@@ -1,4 +1,4 @@
-import { reserveUsageNow } from "../../budgets/index.js";
+import { reserveUsageNow, type UsageAmount } from "../../budgets/index.js";
 import { callModel, type ModelSpec, modelCatalogueOf, parseModelSpec, usageAccounting } from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
 import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
@@ -117,10 +117,15 @@ export async function compactConversation(
   const transcript = plan.transcript.length > room ? plan.transcript.slice(-room) : plan.transcript;
   const estimate = Math.ceil((SUMMARY_SYSTEM.length + transcript.length) / 4) + output;
   const cost = costReservation(costToReserve(resolved.pricing, estimate - output, output));
+  const toReserve: UsageAmount[] = [
+    { meter: "model_calls", amount: 1 },
+    { meter: "tokens", amount: estimate },
+    ...cost.reserve,
+  ];
   const reservation = await reserveUsageNow(pass.ctx, {
     workspaceId: pass.info.workspaceId,
     agentId: pass.info.agentId,
-    reserve: [{ meter: "model_calls", amount: 1 }, { meter: "tokens", amount: estimate }, ...cost.reserve],
+    reserve: toReserve,
     check: cost.check,
   });
   if (reservation.exceeded) throw new CompactionRefused(reservation.exceeded.meter);
@@ -135,7 +140,7 @@ export async function compactConversation(
       signal,
     });
   } catch (error) {
-    if (reserved !== null) pass.releaseModelReservation(reserved, cost.reserve);
+    if (reserved !== null) pass.releaseModelReservation(toReserve);
     throw error;
   }
   const accounting = usageAccounting(resolved.pricing, result.usage);

@@ -1,4 +1,4 @@
-import { type BudgetExceeded, exceededMessage, reserveUsageNow } from "../../budgets/index.js";
+import { type BudgetExceeded, exceededMessage, reserveUsageNow, type UsageAmount } from "../../budgets/index.js";
 import { AppError } from "../../http/app-error.js";
 import { inSpan, measure } from "../../lib/telemetry/instruments.js";
 import {
@@ -108,10 +108,15 @@ async function modelCall(
   const cost = costReservation(
     costToReserve(pricing, Math.ceil(prompt.chars / 4), estimate - Math.ceil(prompt.chars / 4)),
   );
+  const toReserve: UsageAmount[] = [
+    { meter: "model_calls", amount: 1 },
+    { meter: "tokens", amount: estimate },
+    ...cost.reserve,
+  ];
   const reservation = await reserveUsageNow(pass.ctx, {
     workspaceId: pass.info.workspaceId,
     agentId: pass.info.agentId,
-    reserve: [{ meter: "model_calls", amount: 1 }, { meter: "tokens", amount: estimate }, ...cost.reserve],
+    reserve: toReserve,
     check: cost.check,
   });
   if (reservation.exceeded) return reservation.exceeded;
@@ -150,7 +155,7 @@ async function modelCall(
   const [called, opened] = await Promise.allSettled([call, running]);
   if (called.status === "rejected" || opened.status === "rejected") {
     // Nothing was used: the reservation is given back.
-    if (reserved !== null) pass.releaseModelReservation(reserved, cost.reserve);
+    if (reserved !== null) pass.releaseModelReservation(toReserve);
     const error = called.status === "rejected" ? called.reason : undefined;
     if (opened.status === "fulfilled" && error instanceof ModelCallError && error.code === "model.context_overflow") {
       return {
