@@ -74,6 +74,11 @@ describe("cost budgets (US dollars)", () => {
       expect((await getSession(t, tenant, id)).usage.costUsd).toBe(0.2);
     }
     expect(await budgetOf(tenant, budget.id)).toMatchObject({ used: 0.4, exceeded: false });
+    // A failed call gives its reserved cost back.
+    fake.enqueue({ status: 400, body: { error: { message: "rejected", type: "invalid_request_error" } } });
+    const failed = await runSession(tenant, agent.id, "third");
+    expect(failed.log.some((e) => e.type === "session.error")).toBe(true);
+    expect(await budgetOf(tenant, budget.id)).toMatchObject({ used: 0.4 });
   });
 
   it("lets calls through concurrently only while their reserved cost fits, then refuses sessions", async () => {
