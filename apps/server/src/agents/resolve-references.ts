@@ -2,7 +2,7 @@ import type { AppContext } from "../context.js";
 import { resolveExecutionReferences } from "../execution/index.js";
 import { AppError } from "../http/app-error.js";
 import { existingKnowledgeBaseIds } from "../knowledge-bases/index.js";
-import { providerSettingsOf } from "../models/index.js";
+import { modelCatalogueOf, providerSettingsOf } from "../models/index.js";
 import type { AgentDraft } from "./agent-draft.js";
 import { checkModel } from "./check-model.js";
 import { resolveRoster } from "./resolve-roster.js";
@@ -40,10 +40,11 @@ export async function resolveReferences(
 ): Promise<AgentDraft> {
   const check = new Set(fields);
   const settings = providerSettingsOf(ctx.config.env);
-  if (check.has("model")) checkModel(draft.model, settings, "model");
+  const catalogue = modelCatalogueOf(ctx.config.env);
+  if (check.has("model")) checkModel(draft.model, settings, "model", catalogue);
   const multiagent = check.has("multiagent") ? draft.multiagent : undefined;
   for (const entry of multiagent?.roster ?? []) {
-    if (entry.model) checkModel(entry.model, settings, `Roster entry "${entry.role}": model`);
+    if (entry.model) checkModel(entry.model, settings, `Roster entry "${entry.role}": model`, catalogue);
   }
   const roster = multiagent ? resolveRoster(ctx.db.pool, scope, multiagent.roster) : undefined;
   const knowledgeBases = check.has("knowledgeBases")

@@ -3,6 +3,7 @@ import type { Budget as BudgetRow, Database } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
+import { toStoredAmount } from "./meter-units.js";
 import { toBudget } from "./serialize.js";
 import { bucketFor } from "./usage.js";
 
@@ -58,7 +59,7 @@ export async function createBudget(prisma: Database, workspaceId: string, input:
       agentId: input.agentId ?? null,
       meter: input.meter,
       period: input.period,
-      limit: BigInt(input.limit),
+      limit: toStoredAmount(input.meter, input.limit),
       action: input.action,
     },
   });

@@ -1,5 +1,6 @@
 import type { Budget } from "@agent-platform/contract";
 import type { Budget as BudgetRow } from "@agent-platform/db";
+import { toShownAmount } from "./meter-units.js";
 import { periodEnd } from "./usage.js";
 
 export function toBudget(row: BudgetRow, used: bigint, now: Date): Budget {
@@ -10,10 +11,10 @@ export function toBudget(row: BudgetRow, used: bigint, now: Date): Budget {
     scope: row.scope as Budget["scope"],
     agentId: row.agentId,
     meter: row.meter as Budget["meter"],
-    limit: Number(row.limit),
+    limit: toShownAmount(row.meter, row.limit),
     period,
     action: row.action as Budget["action"],
-    used: Number(used),
+    used: toShownAmount(row.meter, used),
     exceeded: used >= row.limit,
     resetsAt: periodEnd(period, now)?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),

@@ -5,6 +5,7 @@ import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { inTransaction } from "../lib/transaction.js";
 import { mayBlock } from "./blocking-cache.js";
+import { toShownAmount } from "./meter-units.js";
 
 // Consumption counters and budget checks, for the areas that consume (sessions, experiments, model calls).
 // Counters live in usage_counters: per (workspace, agent, meter, bucket) a few shards whose sum is the counter;
@@ -189,8 +190,8 @@ async function blockingBudgets(
 const toExceeded = (row: BlockingRow): BudgetExceeded => ({
   scope: row.scope,
   meter: row.meter,
-  limit: Number(row.limit),
-  used: Number(row.used),
+  limit: toShownAmount(row.meter, row.limit),
+  used: toShownAmount(row.meter, row.used),
 });
 
 /**
@@ -245,14 +246,17 @@ export async function reserveUsage(
   return null;
 }
 
+/** "The workspace has used 12 of its 10 tokens budget for the period" (dollars for `cost_usd`). */
+export function exceededMessage(exceeded: BudgetExceeded): string {
+  const owner = exceeded.scope === "workspace" ? "The workspace" : "This agent";
+  return exceeded.meter === "cost_usd"
+    ? `${owner} has used US$${exceeded.used} of its US$${exceeded.limit} cost budget for the period`
+    : `${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget for the period`;
+}
+
 /** The 403 `budget.exceeded` error for a result of checkBudgets, with the details the spec documents. */
 export function budgetExceededError(exceeded: BudgetExceeded): AppError {
-  const owner = exceeded.scope === "workspace" ? "The workspace" : "This agent";
-  return new AppError(
-    "budget.exceeded",
-    `${owner} has used ${exceeded.used} of its ${exceeded.limit} ${exceeded.meter} budget for the period`,
-    { ...exceeded },
-  );
+  return new AppError("budget.exceeded", exceededMessage(exceeded), { ...exceeded });
 }
 
 /** What `reserveUsageNow` did: `recorded` when the reserved usage is already counted (settle only the difference). */

@@ -1,4 +1,4 @@
-import { recordUsages } from "../budgets/index.js";
+import { microUsd, recordUsages } from "../budgets/index.js";
 import type { AppContext } from "../context.js";
 import { exponentialBackoff, type JobKind, type NoPayload, type RunningJob } from "../jobs/index.js";
 import { providerSettingsOf } from "../models/index.js";
@@ -75,13 +75,16 @@ async function scored(
     const scored = { input: row.input, expected: row.expected, output: outcome.output };
     const scores = await scoreOutput(experiment.scorers, scored, judge);
     const judgeCost = judge.costUsd();
-    const costUsd = outcome.costUsd === null || judgeCost === null ? null : outcome.costUsd + judgeCost;
+    const costUsd =
+      outcome.costUsd === null || judgeCost === null ? null : (microUsd(outcome.costUsd) + microUsd(judgeCost)) / 1e6;
     return { ...base, scores, costUsd, judgeUsage: judge.usage, state: "completed" };
   } catch (error) {
     if (!(error instanceof ScoringFailed)) throw error;
     return { ...base, judgeUsage: judge.usage, error: error.message, state: "error" };
   } finally {
-    if (judge.calls > 0) await recordModelUsage(ctx, experiment.workspaceId, judge.usage, judge.calls);
+    if (judge.calls > 0) {
+      await recordModelUsage(ctx, experiment.workspaceId, judge.usage, judge.calls, judge.costUsd());
+    }
   }
 }
 
@@ -90,12 +93,14 @@ async function recordModelUsage(
   workspaceId: string,
   usage: { inputTokens: number; outputTokens: number },
   calls: number,
+  costUsd: number | null,
 ): Promise<void> {
   await recordUsages(ctx.db.pool, {
     workspaceId,
     usages: [
       { meter: "tokens", amount: usage.inputTokens + usage.outputTokens },
       { meter: "model_calls", amount: calls },
+      { meter: "cost_usd", amount: microUsd(costUsd) },
     ],
   });
 }

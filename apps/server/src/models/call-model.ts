@@ -18,9 +18,17 @@ import {
 } from "./language-model-call.js";
 import { type ConversationMessage, toModelMessages } from "./messages.js";
 import { ModelCallAborted, ModelCallError, throwIfAborted } from "./model-errors.js";
-import type { ModelCallResult, ModelFinishReason, ModelToolCall, ModelToolDefinition } from "./model-result.js";
+import type {
+  ModelCallResult,
+  ModelFinishReason,
+  ModelToolCall,
+  ModelToolDefinition,
+  ModelUsage,
+} from "./model-result.js";
 import type { ModelSpec } from "./model-spec.js";
+import { withCacheBreakpoints } from "./prompt-cache.js";
 import { createLanguageModel, type ProviderSettings } from "./providers.js";
+import { reasoningProviderOptions } from "./reasoning-options.js";
 import { type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./retry-policy.js";
 import { callScriptModel } from "./script-model.js";
 
@@ -34,6 +42,8 @@ export interface CallModelOptions {
   /** Called with each streamed text fragment. Nothing is emitted for an attempt that is later retried. */
   onTextDelta?: (delta: string) => void;
   retry?: Partial<RetryPolicy>;
+  /** A key the provider groups cached prompts by (OpenAI's `prompt_cache_key`): the session's id. */
+  promptCacheKey?: string;
 }
 
 interface PreparedRequest {
@@ -102,7 +112,7 @@ async function streamOnce(request: PreparedRequest, options: CallModelOptions): 
   let streamed = false;
   let text = "";
   const toolCalls: ModelToolCall[] = [];
-  let usage = { inputTokens: 0, outputTokens: 0 };
+  let usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
   let finishReason: ModelFinishReason = "other";
   try {
     throwIfAborted(signal);
@@ -135,7 +145,13 @@ async function streamOnce(request: PreparedRequest, options: CallModelOptions): 
           toolCalls.push(toModelToolCall(part));
           break;
         case "finish":
-          usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
+          usage = {
+            inputTokens: part.totalUsage.inputTokens ?? 0,
+            outputTokens: part.totalUsage.outputTokens ?? 0,
+            cacheReadTokens: part.totalUsage.inputTokenDetails?.cacheReadTokens ?? 0,
+            cacheWriteTokens: part.totalUsage.inputTokenDetails?.cacheWriteTokens ?? 0,
+            reasoningTokens: part.totalUsage.outputTokenDetails?.reasoningTokens ?? 0,
+          };
           finishReason = part.finishReason;
           break;
         case "error":
@@ -196,8 +212,15 @@ function directAttempt(
   let request: LanguageModelRequest;
   try {
     const tools = toLanguageModelTools(options.tools);
-    const prompt = toLanguageModelPrompt(options.system || undefined, messages);
-    request = { model, prompt, ...(tools ? { tools } : {}), ...settings };
+    const prompt = withCacheBreakpoints(options.spec, toLanguageModelPrompt(options.system || undefined, messages));
+    const providerOptions = reasoningProviderOptions(options.spec, options.promptCacheKey);
+    request = {
+      model,
+      prompt,
+      ...(tools ? { tools } : {}),
+      ...settings,
+      ...(providerOptions ? { providerOptions } : {}),
+    };
   } catch (error) {
     const failure = new AttemptFailed(classifyProviderError(error), false, error);
     return () => Promise.reject(failure);

@@ -110,18 +110,40 @@ export class ModelCatalogue {
   }
 
   /** Estimated cost in US dollars of `usage` on `model` (`<provider>/<id>`), or null when its price is unknown. */
-  estimateCostUsd(model: string | ModelPricing | undefined, usage: { inputTokens: number; outputTokens: number }) {
+  estimateCostUsd(model: string | ModelPricing | undefined, usage: PricedUsage) {
     const pricing = typeof model === "string" ? this.entries.get(model)?.pricing : model;
     return costOf(pricing, usage);
   }
 }
 
-export function costOf(
-  pricing: ModelPricing | undefined,
-  usage: { inputTokens: number; outputTokens: number },
-): number | null {
+/** The token counts a cost is computed from (`ModelUsage`'s). */
+export interface PricedUsage {
+  /** All prompt tokens, cached ones included. */
+  inputTokens: number;
+  /** All completion tokens, reasoning included (billed as output by every provider). */
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
+/**
+ * The one pricing function (usage entries, compaction, experiments, budgets): estimated US dollars of a call, or null
+ * when the price is unknown. Cached tokens read or written are priced at `cachedInputRead` / `cachedInputWrite` (the
+ * input price when the catalogue gives none); the rest of the prompt at `input`; all output, reasoning included, at
+ * `output`. Rounded to the micro-dollar, the unit budgets count in.
+ */
+export function costOf(pricing: ModelPricing | undefined, usage: PricedUsage): number | null {
   if (!pricing) return null;
-  return (usage.inputTokens * pricing.input + usage.outputTokens * pricing.output) / 1_000_000;
+  const read = usage.cacheReadTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
+  const uncached = Math.max(0, usage.inputTokens - read - written);
+  const microDollars =
+    uncached * pricing.input +
+    read * (pricing.cachedInputRead ?? pricing.input) +
+    written * (pricing.cachedInputWrite ?? pricing.input) +
+    usage.outputTokens * pricing.output;
+  // Prices are per million tokens: tokens × price is the cost in micro-dollars.
+  return Math.round(microDollars) / 1_000_000;
 }
 
 type EnvLike = Readonly<Record<string, string | undefined>>;

@@ -5,6 +5,7 @@ export {
   ModelCatalogue,
   type ModelInfo,
   modelCatalogueOf,
+  type PricedUsage,
   type ResolvedModel,
 } from "./catalogue.js";
 export {
@@ -19,6 +20,7 @@ export { ModelCallAborted, ModelCallError, type ModelCallErrorCode } from "./mod
 export type {
   ModelCallResult,
   ModelFinishReason,
+  ModelReasoningPart,
   ModelToolCall,
   ModelToolDefinition,
   ModelUsage,
@@ -44,3 +46,4 @@ export {
 } from "./providers.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 export { acceptsToolResultImage } from "./tool-result-media.js";
+export { type UsageAccounting, usageAccounting } from "./usage-accounting.js";

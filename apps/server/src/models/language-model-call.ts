@@ -10,7 +10,7 @@ import type {
 } from "@ai-sdk/provider";
 import { safeParseJSON, withUserAgentSuffix } from "@ai-sdk/provider-utils";
 import { InvalidToolInputError, MissingToolResultsError, type ModelMessage, NoSuchToolError } from "ai";
-import type { ModelCallResult, ModelToolCall, ModelToolDefinition } from "./model-result.js";
+import type { ModelCallResult, ModelReasoningPart, ModelToolCall, ModelToolDefinition } from "./model-result.js";
 
 /**
  * One model call through the provider's own `doGenerate` (the AI SDK's provider interface, `LanguageModelV3`), for
@@ -27,6 +27,7 @@ export interface LanguageModelRequest {
   tools?: LanguageModelV3FunctionTool[];
   temperature?: number;
   maxOutputTokens?: number;
+  providerOptions?: LanguageModelV3CallOptions["providerOptions"];
 }
 
 /** The user agent `generateText` sends (`ai/<version>`, which the providers keep in place of their own name). */
@@ -59,6 +60,13 @@ export function toLanguageModelPrompt(system: string | undefined, messages: read
         for (const part of message.content) {
           if (part.type === "text") {
             if (part.text !== "") content.push({ type: "text", text: part.text });
+          } else if (part.type === "reasoning") {
+            // Thinking goes back exactly as the provider returned it (its signature in `providerOptions`).
+            content.push({
+              type: "reasoning",
+              text: part.text,
+              ...(part.providerOptions ? { providerOptions: part.providerOptions } : {}),
+            });
           } else if (part.type === "tool-call") {
             content.push({
               type: "tool-call",
@@ -149,21 +157,38 @@ export async function generateWithLanguageModel(
     ...(request.tools ? { tools: request.tools, toolChoice: { type: "auto" } } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+    ...(request.providerOptions ? { providerOptions: request.providerOptions } : {}),
     ...(signal ? { abortSignal: signal } : {}),
     headers: AI_SDK_HEADERS,
   };
   const result = await request.model.doGenerate(options);
   let text = "";
   const calls: LanguageModelV3ToolCall[] = [];
+  const reasoning: ModelReasoningPart[] = [];
   for (const part of result.content) {
     if (part.type === "text") text += part.text;
     else if (part.type === "tool-call") calls.push(part);
+    else if (part.type === "reasoning") {
+      reasoning.push({
+        text: part.text,
+        ...(part.providerMetadata
+          ? { providerMetadata: part.providerMetadata as ModelReasoningPart["providerMetadata"] }
+          : {}),
+      });
+    }
   }
   const toolNames = request.tools?.map((tool) => tool.name) ?? [];
   return {
     text,
+    ...(reasoning.length > 0 ? { reasoning } : {}),
     toolCalls: await Promise.all(calls.map((call) => parseToolCall(call, toolNames))),
-    usage: { inputTokens: result.usage.inputTokens.total ?? 0, outputTokens: result.usage.outputTokens.total ?? 0 },
+    usage: {
+      inputTokens: result.usage.inputTokens.total ?? 0,
+      outputTokens: result.usage.outputTokens.total ?? 0,
+      cacheReadTokens: result.usage.inputTokens.cacheRead ?? 0,
+      cacheWriteTokens: result.usage.inputTokens.cacheWrite ?? 0,
+      reasoningTokens: result.usage.outputTokens.reasoning ?? 0,
+    },
     finishReason: result.finishReason.unified,
   };
 }

@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import type { ModelReasoningPart } from "./model-result.js";
 
 type ToolResultOutput = Extract<
   Exclude<Extract<ModelMessage, { role: "tool" }>["content"][number], { type: "tool-approval-response" }>,
@@ -36,7 +37,7 @@ export interface ConversationToolResult {
 /** The runtime's own conversation history, independent of any model SDK. */
 export type ConversationMessage =
   | { role: "user"; text: string }
-  | { role: "assistant"; text?: string; toolCalls?: ConversationToolCall[] }
+  | { role: "assistant"; text?: string; toolCalls?: ConversationToolCall[]; reasoning?: ModelReasoningPart[] }
   | { role: "tool"; results: ConversationToolResult[] };
 
 /**
@@ -53,6 +54,14 @@ export function toModelMessages(messages: readonly ConversationMessage[]): Model
         break;
       case "assistant": {
         const content: Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string> = [];
+        // Thinking first, as it came (providers refuse a tool-use turn whose signed thinking is dropped or altered).
+        for (const part of message.reasoning ?? []) {
+          content.push({
+            type: "reasoning",
+            text: part.text,
+            ...(part.providerMetadata ? { providerOptions: part.providerMetadata as never } : {}),
+          });
+        }
         if (message.text) content.push({ type: "text", text: message.text });
         for (const call of message.toolCalls ?? []) {
           content.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.input });

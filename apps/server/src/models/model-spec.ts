@@ -11,7 +11,14 @@ export interface ModelPricing {
   cachedInputWrite?: number;
 }
 
+/** A thinking budget (Anthropic) or a reasoning effort (OpenAI); exactly one. */
+export interface ModelReasoning {
+  budgetTokens?: number;
+  effort?: "low" | "medium" | "high";
+}
+
 export interface ModelSpec {
+  reasoning?: ModelReasoning;
   provider: ModelProvider;
   modelId: string;
   temperature?: number;
@@ -31,6 +38,7 @@ export type ModelReference =
       maxOutputTokens?: number;
       contextWindow?: number;
       pricing?: ModelPricing;
+      reasoning?: ModelReasoning;
     };
 
 export type ModelSpecErrorCode = "model.unknown_provider" | "model.unknown_model" | "model.malformed";
@@ -42,7 +50,15 @@ export interface ModelSpecError {
 
 export type ParseModelSpecResult = { ok: true; spec: ModelSpec } | { ok: false; error: ModelSpecError };
 
-const OBJECT_KEYS = new Set(["id", "provider", "temperature", "maxOutputTokens", "contextWindow", "pricing"]);
+const OBJECT_KEYS = new Set([
+  "id",
+  "provider",
+  "temperature",
+  "maxOutputTokens",
+  "contextWindow",
+  "pricing",
+  "reasoning",
+]);
 const PRICE_KEYS = new Set(["input", "output", "cachedInputRead", "cachedInputWrite"]);
 const MAX_TEMPERATURE = 2;
 
@@ -94,7 +110,7 @@ function parseObjectReference(value: Record<string, unknown>): ParseModelSpecRes
       `Unknown model field(s): ${unknownKeys.join(", ")}; allowed: ${[...OBJECT_KEYS].join(", ")}`,
     );
   }
-  const { id, provider, temperature, maxOutputTokens, contextWindow, pricing } = value;
+  const { id, provider, temperature, maxOutputTokens, contextWindow, pricing, reasoning } = value;
   if (typeof id !== "string") return fail("model.malformed", "Model object needs a string `id`");
   if (provider !== undefined && typeof provider !== "string") {
     return fail("model.malformed", "Model `provider` must be a string");
@@ -127,6 +143,13 @@ function parseObjectReference(value: Record<string, unknown>): ParseModelSpecRes
     );
   }
 
+  if (reasoning !== undefined && !isReasoning(reasoning)) {
+    return fail(
+      "model.malformed",
+      "Model `reasoning` must be `{ budgetTokens }` (≥ 1024) or `{ effort: low|medium|high }`",
+    );
+  }
+
   let base: ParseModelSpecResult;
   if (provider === undefined) {
     base = parseQualifiedId(id);
@@ -149,8 +172,18 @@ function parseObjectReference(value: Record<string, unknown>): ParseModelSpecRes
       ...(maxOutputTokens !== undefined ? { maxOutputTokens: maxOutputTokens as number } : {}),
       ...(contextWindow !== undefined ? { contextWindow: contextWindow as number } : {}),
       ...(pricing !== undefined ? { pricing: pricing as ModelPricing } : {}),
+      ...(reasoning !== undefined ? { reasoning: reasoning as ModelReasoning } : {}),
     },
   };
+}
+
+function isReasoning(value: unknown): value is ModelReasoning {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { budgetTokens, effort, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0 || (budgetTokens === undefined) === (effort === undefined)) return false;
+  return budgetTokens !== undefined
+    ? typeof budgetTokens === "number" && Number.isInteger(budgetTokens) && budgetTokens >= 1_024
+    : effort === "low" || effort === "medium" || effort === "high";
 }
 
 function isPricing(value: unknown): value is ModelPricing {

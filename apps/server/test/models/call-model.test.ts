@@ -63,7 +63,13 @@ describe("callModel against an OpenAI-compatible server", () => {
     expect(result.toolCalls).toEqual([]);
     expect(result.finishReason).toBe("stop");
     // The fake counts words: 2 (system) + 5 (user) in, 4 out.
-    expect(result.usage).toEqual({ inputTokens: 7, outputTokens: 4 });
+    expect(result.usage).toEqual({
+      inputTokens: 7,
+      outputTokens: 4,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(result.providerLatencyMs).toBeGreaterThanOrEqual(0);
 
     const [request] = chatRequests();

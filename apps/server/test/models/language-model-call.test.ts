@@ -180,7 +180,13 @@ describe("a model call through the provider's doGenerate", () => {
     );
     expect(direct.text).toBe(sdk.text);
     expect(direct.finishReason).toBe(sdk.finishReason);
-    expect(direct.usage).toEqual({ inputTokens: sdk.usage.inputTokens, outputTokens: sdk.usage.outputTokens });
+    expect(direct.usage).toEqual({
+      inputTokens: sdk.usage.inputTokens,
+      outputTokens: sdk.usage.outputTokens,
+      cacheReadTokens: sdk.usage.inputTokenDetails.cacheReadTokens,
+      cacheWriteTokens: sdk.usage.inputTokenDetails.cacheWriteTokens ?? 0,
+      reasoningTokens: sdk.usage.outputTokenDetails.reasoningTokens,
+    });
     expect(direct.toolCalls).toEqual(
       sdk.toolCalls.map((call) => ({
         id: call.toolCallId,

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { FakePromptCache } from "./fake-anthropic-cache.js";
+import { signThinking, thinkingRefusal } from "./fake-anthropic-thinking.js";
 
 /**
  * A real HTTP server on 127.0.0.1 speaking Anthropic's Messages API (`POST /v1/messages`, not streamed), answering
@@ -8,10 +10,17 @@ import type { AddressInfo } from "node:net";
  * - a `tool_result` whose content is not a string or blocks of type `text`, `image` (base64 of a JPEG, PNG, GIF or
  *   WebP, or a URL), `document` or `search_result` (400 `invalid_request_error`);
  * - with `options.contextWindow`, a prompt over the model's window (prompt tokens counted as words, plus `max_tokens`):
- *   400 `invalid_request_error` "prompt is too long: N tokens > W maximum".
+ *   400 `invalid_request_error` "prompt is too long: N tokens > W maximum";
+ * - thinking as `fake-anthropic-thinking.ts` says (bad budgets, altered or dropped signed thinking blocks);
+ * - more than 4 `cache_control` markers. Prompt caching follows the API (`fake-anthropic-cache.ts`): usage reports
+ *   `cache_read_input_tokens` and `cache_creation_input_tokens`, and `input_tokens` only for the rest.
  */
 
 export interface FakeAnthropicReply {
+  /** Never answer (the request stays open until the client goes away or the fake closes). */
+  hang?: boolean;
+  /** With thinking enabled, the thinking block the response starts with (signed by the fake). */
+  thinking?: string;
   text?: string;
   toolCalls?: { name: string; input: Record<string, unknown> }[];
 }
@@ -28,6 +37,10 @@ export interface FakeAnthropicRequest {
 
 export interface FakeAnthropicOptions {
   contextWindow?: number;
+  /** Shortest prefix the prompt cache keeps (1024 tokens for Claude Sonnet and Opus, the default). */
+  minCacheableTokens?: number;
+  /** Models that refuse `thinking` (as models without extended thinking do). */
+  noThinking?: string[];
   reply?: (request: FakeAnthropicRequest) => FakeAnthropicReply;
 }
 
@@ -95,6 +108,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const requests: FakeAnthropicRequest[] = [];
   const queue: FakeAnthropicReply[] = [];
+  const cache = new FakePromptCache(options.minCacheableTokens ?? 1024);
   const server = createServer(async (request, response) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     // biome-ignore lint/suspicious/noExplicitAny: a request body as sent
@@ -120,22 +134,36 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         `prompt is too long: ${needed} tokens > ${options.contextWindow} maximum`,
       );
     }
+    const refusal = thinkingRefusal(body, options.noThinking ?? []);
+    if (refusal) return fail(400, "invalid_request_error", refusal);
+    const cached = cache.account(body, promptWords);
+    if ("error" in cached) return fail(400, "invalid_request_error", cached.error);
     const reply = options.reply?.(recorded) ?? queue.shift() ?? { text: "ok" };
+    if (reply.hang) return;
     const toolUses = (reply.toolCalls ?? []).map((call) => ({
       type: "tool_use",
       id: `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
       name: call.name,
       input: call.input,
     }));
+    const thought = body.thinking?.type === "enabled" ? (reply.thinking ?? "Let me think this through.") : undefined;
+    const thinkingBlocks =
+      thought === undefined ? [] : [{ type: "thinking", thinking: thought, signature: signThinking(thought) }];
     sendJson(response, 200, {
       id: `msg_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
       type: "message",
       role: "assistant",
       model: body.model,
-      content: [...(reply.text ? [{ type: "text", text: reply.text }] : []), ...toolUses],
+      content: [...thinkingBlocks, ...(reply.text ? [{ type: "text", text: reply.text }] : []), ...toolUses],
       stop_reason: toolUses.length > 0 ? "tool_use" : "end_turn",
       stop_sequence: null,
-      usage: { input_tokens: prompt, output_tokens: countWords(reply.text ?? "") + 1 },
+      // As the API reports them: `input_tokens` are the tokens after the last cache breakpoint (neither read nor written).
+      usage: {
+        input_tokens: prompt - cached.read - cached.written,
+        cache_creation_input_tokens: cached.written,
+        cache_read_input_tokens: cached.read,
+        output_tokens: countWords(reply.text ?? "") + countWords(thought ?? "") + 1,
+      },
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

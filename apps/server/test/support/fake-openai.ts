@@ -26,7 +26,8 @@ export interface FakeCompletionReply {
    * streamed fails after the same time: a 503, or the socket dropped).
    */
   failMidStream?: { afterChunks: number; kind: "error-event" | "disconnect"; message?: string };
-  usage?: { promptTokens: number; completionTokens: number };
+  /** `cachedTokens` (of the prompt) and `reasoningTokens` (of the completion) are reported in their details fields. */
+  usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number; reasoningTokens?: number };
 }
 
 export interface FakeFailureReply {
@@ -172,7 +173,14 @@ function usageOf(reply: FakeCompletionReply, body: { messages?: ChatMessage[] })
     reply.usage?.completionTokens ??
     countWords(reply.text ?? "") + toolCallsOf(reply).reduce((sum, call) => sum + countWords(call.arguments), 0);
   const prompt = reply.usage?.promptTokens ?? promptWords(body);
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  // As OpenAI reports them: the cached part of the prompt and the reasoning part of the completion, 0 when none.
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: reply.usage?.cachedTokens ?? 0 },
+    completion_tokens_details: { reasoning_tokens: reply.usage?.reasoningTokens ?? 0 },
+  };
 }
 
 async function answerFailure(reply: FakeFailureReply, response: ServerResponse, closed: AbortSignal) {

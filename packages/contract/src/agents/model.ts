@@ -25,6 +25,28 @@ export const ModelPricingSchema = z
 
 export type ModelPricing = z.infer<typeof ModelPricingSchema>;
 
+export const ModelReasoningSchema = z
+  .object({
+    budgetTokens: z
+      .number()
+      .int()
+      .min(1_024)
+      .max(128_000)
+      .optional()
+      .describe("Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens`"),
+    effort: z
+      .enum(["low", "medium", "high"])
+      .optional()
+      .describe("Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens"),
+  })
+  .strict()
+  .refine((r) => (r.budgetTokens === undefined) !== (r.effort === undefined), {
+    message: "give exactly one of `budgetTokens` and `effort`",
+  })
+  .describe("Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise)");
+
+export type ModelReasoning = z.infer<typeof ModelReasoningSchema>;
+
 /** Named (not inferred) so that the contract's declaration, which repeats it on every agent route, stays small. */
 export interface ModelObject {
   id: string;
@@ -33,6 +55,7 @@ export interface ModelObject {
   maxOutputTokens?: number;
   contextWindow?: number;
   pricing?: ModelPricing;
+  reasoning?: ModelReasoning;
 }
 
 export const ModelObjectSchema: z.ZodType<ModelObject, z.ZodTypeDef, ModelObject> = z
@@ -52,6 +75,7 @@ export const ModelObjectSchema: z.ZodType<ModelObject, z.ZodTypeDef, ModelObject
           "(e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows",
       ),
     pricing: ModelPricingSchema.optional(),
+    reasoning: ModelReasoningSchema.optional(),
   })
   .strict()
   .describe("Model: object form, with what the model catalogue cannot know about it");

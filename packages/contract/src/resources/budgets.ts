@@ -6,8 +6,11 @@ import { WorkspaceItemParams } from "./shared.js";
 
 export const BudgetScopeSchema = z.enum(["workspace", "agent"]);
 export const BudgetMeterSchema = z
-  .enum(["tokens", "model_calls", "sessions"])
-  .describe("`tokens` (input + output), `model_calls`, or `sessions` created");
+  .enum(["tokens", "model_calls", "sessions", "cost_usd"])
+  .describe(
+    "`tokens` (input + output), `model_calls`, `sessions` created, or `cost_usd`: the estimated cost of model calls " +
+      "in US dollars (counted to the micro-dollar; `limit` and `used` are dollars, e.g. `25.5`)",
+  );
 export const BudgetPeriodSchema = z.enum(["day", "month", "total"]).describe("Calendar period in UTC, or `total`");
 export const BudgetActionSchema = z
   .enum(["block", "notify"])
@@ -25,10 +28,10 @@ export const BudgetSchema = z
     scope: BudgetScopeSchema,
     agentId: z.string().nullable(),
     meter: BudgetMeterSchema,
-    limit: z.number().int(),
+    limit: z.number().describe("A count, or US dollars for `cost_usd`"),
     period: BudgetPeriodSchema,
     action: BudgetActionSchema,
-    used: z.number().int().describe("Consumption in the current period"),
+    used: z.number().describe("Consumption in the current period (US dollars for `cost_usd`)"),
     exceeded: z.boolean().describe("`used` has reached `limit`"),
     resetsAt: NullableTimestamp.describe("When the current period ends (null for `total`)"),
     createdAt: Timestamp,
@@ -40,12 +43,23 @@ export const CreateBudgetSchema = z
     scope: BudgetScopeSchema,
     agentId: AgentId.optional().describe("Required when `scope` is `agent`, refused otherwise"),
     meter: BudgetMeterSchema,
-    limit: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+    limit: z
+      .number()
+      .positive()
+      .max(Number.MAX_SAFE_INTEGER)
+      .describe("A whole count; for `cost_usd`, US dollars to the micro-dollar (at most 1,000,000,000)"),
     period: BudgetPeriodSchema.default("month"),
     action: BudgetActionSchema,
   })
   .strict()
   .superRefine((body, ctx) => {
+    if (body.meter === "cost_usd") {
+      if (body.limit > 1_000_000_000 || Math.abs(Math.round(body.limit * 1e6) - body.limit * 1e6) > 1e-6 * body.limit) {
+        ctx.addIssue({ code: "custom", path: ["limit"], message: "US dollars up to 1e9, to the micro-dollar at most" });
+      }
+    } else if (!Number.isInteger(body.limit)) {
+      ctx.addIssue({ code: "custom", path: ["limit"], message: `a whole number for the ${body.meter} meter` });
+    }
     if (body.scope === "agent" && body.agentId === undefined) {
       ctx.addIssue({ code: "custom", path: ["agentId"], message: "required when scope is `agent`" });
     }

@@ -191,12 +191,54 @@ export const AgentMcpToolResultLogEventSchema = logEvent(
   "The result of an `agent.mcp_tool_use`",
 );
 
+export const AgentThinkingLogEventSchema = logEvent(
+  "agent.thinking",
+  {
+    text: z.string().describe("The model's thinking as the provider returned it (empty when the provider redacted it)"),
+    providerMetadata: z
+      .record(z.string(), z.record(z.string(), z.unknown()))
+      .optional()
+      .describe(
+        "What the provider needs to have the thinking back, unchanged (Anthropic: `signature` or `redactedData`; " +
+          "OpenAI: the reasoning item's id and encrypted content)",
+      ),
+  },
+  "Thinking (reasoning) of a model response, before its message and tool uses; sent back to the model as it came",
+);
+
+/** Cached and reasoning tokens and cost of a model call (absent on entries written before they were recorded). */
+const callAccounting = {
+  cacheReadInputTokens: z
+    .number()
+    .int()
+    .optional()
+    .describe("Of `inputTokens`: read from the provider's prompt cache, as the provider reports them"),
+  cacheWriteInputTokens: z
+    .number()
+    .int()
+    .optional()
+    .describe("Of `inputTokens`: written to the provider's prompt cache (Anthropic bills them above the input price)"),
+  reasoningTokens: z
+    .number()
+    .int()
+    .optional()
+    .describe("Of `outputTokens`: reasoning (thinking) tokens, as the provider reports them"),
+  costUsd: z
+    .number()
+    .nullable()
+    .optional()
+    .describe(
+      "Estimated cost in US dollars from the model catalogue's prices (to the micro-dollar); null when unknown",
+    ),
+};
+
 export const AgentUsageLogEventSchema = logEvent(
   "agent.usage",
   {
     model: z.string().describe("`provider/model` that answered"),
-    inputTokens: z.number().int().describe("Prompt tokens of the call"),
-    outputTokens: z.number().int().describe("Completion tokens of the call"),
+    inputTokens: z.number().int().describe("Prompt tokens of the call, cached ones included"),
+    outputTokens: z.number().int().describe("Completion tokens of the call, reasoning included"),
+    ...callAccounting,
     contextSeq: z.number().int().describe("`seq` of the last entry the call had in its context"),
   },
   "Token usage of one model call",
@@ -225,6 +267,7 @@ export const SessionCompactionLogEventSchema = logEvent(
         model: z.string().describe("`provider/model` that wrote the summary"),
         inputTokens: z.number().int(),
         outputTokens: z.number().int(),
+        ...callAccounting,
       })
       .describe("Token usage of the summarising call (counted by budgets like every model call)"),
   },
@@ -248,6 +291,7 @@ export const SessionLogEventSchemas = {
   AgentToolResultEvent: AgentToolResultLogEventSchema,
   AgentMcpToolResultEvent: AgentMcpToolResultLogEventSchema,
   AgentUsageEvent: AgentUsageLogEventSchema,
+  AgentThinkingEvent: AgentThinkingLogEventSchema,
   SessionCompactionEvent: SessionCompactionLogEventSchema,
 } as const;
 
@@ -269,6 +313,7 @@ export const SessionLogEventSchema = z
     AgentToolResultLogEventSchema,
     AgentMcpToolResultLogEventSchema,
     AgentUsageLogEventSchema,
+    AgentThinkingLogEventSchema,
     SessionCompactionLogEventSchema,
   ])
   .describe("Session log entry of a known type");
@@ -289,6 +334,7 @@ export type AgentCustomToolUseEvent = z.infer<typeof AgentCustomToolUseLogEventS
 export type AgentToolResultEvent = z.infer<typeof AgentToolResultLogEventSchema>;
 export type AgentMcpToolResultEvent = z.infer<typeof AgentMcpToolResultLogEventSchema>;
 export type AgentUsageEvent = z.infer<typeof AgentUsageLogEventSchema>;
+export type AgentThinkingEvent = z.infer<typeof AgentThinkingLogEventSchema>;
 export type SessionCompactionEvent = z.infer<typeof SessionCompactionLogEventSchema>;
 
 /** A log entry of a known type; narrow on `type`. Newer servers may send other types: keep a default branch. */

@@ -32,6 +32,20 @@ export const SessionResourceSchema = z.object({
   mode: MemoryModeSchema,
 });
 
+export const SessionUsageSchema = z
+  .object({
+    inputTokens: z.number().int().describe("Prompt tokens of all the session's model calls, cached ones included"),
+    outputTokens: z.number().int().describe("Completion tokens, reasoning included"),
+    cacheReadInputTokens: z.number().int().describe("Of `inputTokens`: read from the provider's prompt cache"),
+    cacheWriteInputTokens: z.number().int().describe("Of `inputTokens`: written to the provider's prompt cache"),
+    reasoningTokens: z.number().int().describe("Of `outputTokens`: reasoning (thinking) tokens"),
+    costUsd: z
+      .number()
+      .nullable()
+      .describe("Estimated cost in US dollars (to the micro-dollar); null when a call's price is unknown"),
+  })
+  .describe("Sums of the session's `agent.usage` entries and compaction calls");
+
 export const SessionSchema = z
   .object({
     id: idOf("sess"),
@@ -47,6 +61,7 @@ export const SessionSchema = z
     resources: z.array(SessionResourceSchema).describe("Memory mounts, resolved at creation and never again"),
     parentSessionId: z.string().nullable().describe("The coordinator's session when this one is a delegation"),
     lastSeq: z.number().int().describe("`seq` of the newest log entry (0 when the log is empty)"),
+    usage: SessionUsageSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp.describe("Last change of the log or the status"),
     archivedAt: NullableTimestamp.describe("Archived sessions refuse new events"),

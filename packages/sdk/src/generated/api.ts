@@ -19,6 +19,8 @@ export type AgentPage = components["schemas"]["AgentPage"];
 export type AgentTask = components["schemas"]["AgentTask"];
 /** Each case runs as a real session of the agent (tools, skills, memory, the durable loop), with no operator */
 export type AgentTaskInput = components["schemas"]["AgentTaskInput"];
+/** Thinking (reasoning) of a model response, before its message and tool uses; sent back to the model as it came */
+export type AgentThinkingEvent = components["schemas"]["AgentThinkingEvent"];
 /** The result of an `agent.tool_use` */
 export type AgentToolResultEvent = components["schemas"]["AgentToolResultEvent"];
 /** The model calls a tool the platform runs; an `agent.tool_result` answers it */

@@ -1662,6 +1662,16 @@ export interface components {
                     /** @description Per million input tokens written to the prompt cache */
                     cachedInputWrite?: number;
                 };
+                /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                reasoning?: {
+                    /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
+                    budgetTokens?: number;
+                    /**
+                     * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                     * @enum {string}
+                     */
+                    effort?: "low" | "medium" | "high";
+                };
             };
             system: string;
             tools: (("web_fetch" | "memory_list" | "memory_read" | "memory_search" | "memory_write" | "knowledge_search" | "knowledge_read" | "artifact_write" | "skill_read" | "bash" | "file_read" | "file_write" | "file_edit" | "file_list" | "browser") | {
@@ -1741,6 +1751,16 @@ export interface components {
                             cachedInputRead?: number;
                             /** @description Per million input tokens written to the prompt cache */
                             cachedInputWrite?: number;
+                        };
+                        /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                        reasoning?: {
+                            /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
+                            budgetTokens?: number;
+                            /**
+                             * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                             * @enum {string}
+                             */
+                            effort?: "low" | "medium" | "high";
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
@@ -1977,6 +1997,31 @@ export interface components {
              */
             confineReadonly?: boolean;
         };
+        /** @description Thinking (reasoning) of a model response, before its message and tool uses; sent back to the model as it came */
+        AgentThinkingEvent: {
+            /** @description Position in the log: 1, 2, 3… without gaps */
+            seq: number;
+            /** @description `evt_` id; a tool use is answered by the id of its event */
+            id: string;
+            /**
+             * @description Entry type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "agent.thinking";
+            /**
+             * Format: date-time
+             * @description When the entry was appended
+             */
+            createdAt: string;
+            /** @description The model's thinking as the provider returned it (empty when the provider redacted it) */
+            text: string;
+            /** @description What the provider needs to have the thinking back, unchanged (Anthropic: `signature` or `redactedData`; OpenAI: the reasoning item's id and encrypted content) */
+            providerMetadata?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** @description The result of an `agent.tool_use` */
         AgentToolResultEvent: {
             /** @description Position in the log: 1, 2, 3… without gaps */
@@ -2049,10 +2094,18 @@ export interface components {
             createdAt: string;
             /** @description `provider/model` that answered */
             model: string;
-            /** @description Prompt tokens of the call */
+            /** @description Prompt tokens of the call, cached ones included */
             inputTokens: number;
-            /** @description Completion tokens of the call */
+            /** @description Completion tokens of the call, reasoning included */
             outputTokens: number;
+            /** @description Of `inputTokens`: read from the provider's prompt cache, as the provider reports them */
+            cacheReadInputTokens?: number;
+            /** @description Of `inputTokens`: written to the provider's prompt cache (Anthropic bills them above the input price) */
+            cacheWriteInputTokens?: number;
+            /** @description Of `outputTokens`: reasoning (thinking) tokens, as the provider reports them */
+            reasoningTokens?: number;
+            /** @description Estimated cost in US dollars from the model catalogue's prices (to the micro-dollar); null when unknown */
+            costUsd?: number | null;
             /** @description `seq` of the last entry the call had in its context */
             contextSeq: number;
         };
@@ -2257,10 +2310,11 @@ export interface components {
             scope: "workspace" | "agent";
             agentId: string | null;
             /**
-             * @description `tokens` (input + output), `model_calls`, or `sessions` created
+             * @description `tokens` (input + output), `model_calls`, `sessions` created, or `cost_usd`: the estimated cost of model calls in US dollars (counted to the micro-dollar; `limit` and `used` are dollars, e.g. `25.5`)
              * @enum {string}
              */
-            meter: "tokens" | "model_calls" | "sessions";
+            meter: "tokens" | "model_calls" | "sessions" | "cost_usd";
+            /** @description A count, or US dollars for `cost_usd` */
             limit: number;
             /**
              * @description Calendar period in UTC, or `total`
@@ -2272,7 +2326,7 @@ export interface components {
              * @enum {string}
              */
             action: "block" | "notify";
-            /** @description Consumption in the current period */
+            /** @description Consumption in the current period (US dollars for `cost_usd`) */
             used: number;
             /** @description `used` has reached `limit` */
             exceeded: boolean;
@@ -2328,6 +2382,16 @@ export interface components {
                     cachedInputRead?: number;
                     /** @description Per million input tokens written to the prompt cache */
                     cachedInputWrite?: number;
+                };
+                /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                reasoning?: {
+                    /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
+                    budgetTokens?: number;
+                    /**
+                     * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                     * @enum {string}
+                     */
+                    effort?: "low" | "medium" | "high";
                 };
             };
             /** @description Persistent instructions */
@@ -2422,6 +2486,16 @@ export interface components {
                             /** @description Per million input tokens written to the prompt cache */
                             cachedInputWrite?: number;
                         };
+                        /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                        reasoning?: {
+                            /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
+                            budgetTokens?: number;
+                            /**
+                             * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                             * @enum {string}
+                             */
+                            effort?: "low" | "medium" | "high";
+                        };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
                     outputSchema?: {
@@ -2497,10 +2571,11 @@ export interface components {
             /** @description Required when `scope` is `agent`, refused otherwise */
             agentId?: string;
             /**
-             * @description `tokens` (input + output), `model_calls`, or `sessions` created
+             * @description `tokens` (input + output), `model_calls`, `sessions` created, or `cost_usd`: the estimated cost of model calls in US dollars (counted to the micro-dollar; `limit` and `used` are dollars, e.g. `25.5`)
              * @enum {string}
              */
-            meter: "tokens" | "model_calls" | "sessions";
+            meter: "tokens" | "model_calls" | "sessions" | "cost_usd";
+            /** @description A whole count; for `cost_usd`, US dollars to the micro-dollar (at most 1,000,000,000) */
             limit: number;
             /**
              * @description Calendar period in UTC, or `total`
@@ -2780,6 +2855,16 @@ export interface components {
                     cachedInputRead?: number;
                     /** @description Per million input tokens written to the prompt cache */
                     cachedInputWrite?: number;
+                };
+                /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                reasoning?: {
+                    /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
+                    budgetTokens?: number;
+                    /**
+                     * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                     * @enum {string}
+                     */
+                    effort?: "low" | "medium" | "high";
                 };
             };
         };
@@ -3602,6 +3687,21 @@ export interface components {
             parentSessionId: string | null;
             /** @description `seq` of the newest log entry (0 when the log is empty) */
             lastSeq: number;
+            /** @description Sums of the session's `agent.usage` entries and compaction calls */
+            usage: {
+                /** @description Prompt tokens of all the session's model calls, cached ones included */
+                inputTokens: number;
+                /** @description Completion tokens, reasoning included */
+                outputTokens: number;
+                /** @description Of `inputTokens`: read from the provider's prompt cache */
+                cacheReadInputTokens: number;
+                /** @description Of `inputTokens`: written to the provider's prompt cache */
+                cacheWriteInputTokens: number;
+                /** @description Of `outputTokens`: reasoning (thinking) tokens */
+                reasoningTokens: number;
+                /** @description Estimated cost in US dollars (to the micro-dollar); null when a call's price is unknown */
+                costUsd: number | null;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -3655,6 +3755,14 @@ export interface components {
                 model: string;
                 inputTokens: number;
                 outputTokens: number;
+                /** @description Of `inputTokens`: read from the provider's prompt cache, as the provider reports them */
+                cacheReadInputTokens?: number;
+                /** @description Of `inputTokens`: written to the provider's prompt cache (Anthropic bills them above the input price) */
+                cacheWriteInputTokens?: number;
+                /** @description Of `outputTokens`: reasoning (thinking) tokens, as the provider reports them */
+                reasoningTokens?: number;
+                /** @description Estimated cost in US dollars from the model catalogue's prices (to the micro-dollar); null when unknown */
+                costUsd?: number | null;
             };
         };
         /** @description The turn failed; a `session.status_idle` with stop reason `error` follows */
@@ -3690,7 +3798,7 @@ export interface components {
             nextAfterSeq: number;
         };
         /** @description Session log entry, discriminated on `type`. A newer server may add entry types (with `seq`, `id`, `type`, `createdAt` and their own fields): keep a default branch. */
-        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["SessionCompactionEvent"];
+        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["AgentThinkingEvent"] | components["schemas"]["SessionCompactionEvent"];
         /** @description An MCP server's tools could not be listed; the turn goes on without them */
         SessionMcpServerUnavailableEvent: {
             /** @description Position in the log: 1, 2, 3… without gaps */
@@ -3933,6 +4041,16 @@ export interface components {
                     /** @description Per million input tokens written to the prompt cache */
                     cachedInputWrite?: number;
                 };
+                /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                reasoning?: {
+                    /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
+                    budgetTokens?: number;
+                    /**
+                     * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                     * @enum {string}
+                     */
+                    effort?: "low" | "medium" | "high";
+                };
             };
             /** @description Persistent instructions */
             system?: string;
@@ -4025,6 +4143,16 @@ export interface components {
                             cachedInputRead?: number;
                             /** @description Per million input tokens written to the prompt cache */
                             cachedInputWrite?: number;
+                        };
+                        /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                        reasoning?: {
+                            /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
+                            budgetTokens?: number;
+                            /**
+                             * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                             * @enum {string}
+                             */
+                            effort?: "low" | "medium" | "high";
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
@@ -7752,6 +7880,14 @@ export interface operations {
                      *           ],
                      *           "parentSessionId": "string",
                      *           "lastSeq": 0,
+                     *           "usage": {
+                     *             "inputTokens": 0,
+                     *             "outputTokens": 0,
+                     *             "cacheReadInputTokens": 0,
+                     *             "cacheWriteInputTokens": 0,
+                     *             "reasoningTokens": 0,
+                     *             "costUsd": 0
+                     *           },
                      *           "createdAt": "2019-08-24T14:15:22Z",
                      *           "updatedAt": "2019-08-24T14:15:22Z",
                      *           "archivedAt": "2019-08-24T14:15:22Z"
@@ -7904,6 +8040,14 @@ export interface operations {
                      *       "resources": [],
                      *       "parentSessionId": null,
                      *       "lastSeq": 1,
+                     *       "usage": {
+                     *         "inputTokens": 0,
+                     *         "outputTokens": 0,
+                     *         "cacheReadInputTokens": 0,
+                     *         "cacheWriteInputTokens": 0,
+                     *         "reasoningTokens": 0,
+                     *         "costUsd": 0
+                     *       },
                      *       "createdAt": "2026-01-15T10:00:00.000Z",
                      *       "updatedAt": "2026-01-15T10:00:00.000Z",
                      *       "archivedAt": null
@@ -8085,6 +8229,14 @@ export interface operations {
                      *       ],
                      *       "parentSessionId": "string",
                      *       "lastSeq": 0,
+                     *       "usage": {
+                     *         "inputTokens": 0,
+                     *         "outputTokens": 0,
+                     *         "cacheReadInputTokens": 0,
+                     *         "cacheWriteInputTokens": 0,
+                     *         "reasoningTokens": 0,
+                     *         "costUsd": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8339,6 +8491,14 @@ export interface operations {
                      *       ],
                      *       "parentSessionId": "string",
                      *       "lastSeq": 0,
+                     *       "usage": {
+                     *         "inputTokens": 0,
+                     *         "outputTokens": 0,
+                     *         "cacheReadInputTokens": 0,
+                     *         "cacheWriteInputTokens": 0,
+                     *         "reasoningTokens": 0,
+                     *         "costUsd": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8513,6 +8673,14 @@ export interface operations {
                      *       ],
                      *       "parentSessionId": "string",
                      *       "lastSeq": 0,
+                     *       "usage": {
+                     *         "inputTokens": 0,
+                     *         "outputTokens": 0,
+                     *         "cacheReadInputTokens": 0,
+                     *         "cacheWriteInputTokens": 0,
+                     *         "reasoningTokens": 0,
+                     *         "costUsd": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8839,6 +9007,14 @@ export interface operations {
                      *         "resources": [],
                      *         "parentSessionId": null,
                      *         "lastSeq": 7,
+                     *         "usage": {
+                     *           "inputTokens": 0,
+                     *           "outputTokens": 0,
+                     *           "cacheReadInputTokens": 0,
+                     *           "cacheWriteInputTokens": 0,
+                     *           "reasoningTokens": 0,
+                     *           "costUsd": 0
+                     *         },
                      *         "createdAt": "2026-01-15T10:00:00.000Z",
                      *         "updatedAt": "2026-01-15T10:02:00.000Z",
                      *         "archivedAt": null
@@ -18145,7 +18321,7 @@ export interface operations {
                  * @example {
                  *       "scope": "workspace",
                  *       "meter": "tokens",
-                 *       "limit": 1,
+                 *       "limit": 0,
                  *       "action": "block"
                  *     }
                  */

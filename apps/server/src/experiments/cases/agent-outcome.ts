@@ -28,8 +28,14 @@ export function agentOutcome(
       const call = { inputTokens: Number(record?.inputTokens) || 0, outputTokens: Number(record?.outputTokens) || 0 };
       usage.inputTokens += call.inputTokens;
       usage.outputTokens += call.outputTokens;
-      const cost = typeof record?.model === "string" ? catalogue.estimateCostUsd(record.model, call) : null;
-      costUsd = costUsd === null || cost === null ? null : costUsd + cost;
+      // The entry's own cost (priced when it was written, by the same function); older entries are priced now.
+      const cost =
+        record && "costUsd" in record
+          ? (record.costUsd as number | null)
+          : typeof record?.model === "string"
+            ? catalogue.estimateCostUsd(record.model, call)
+            : null;
+      costUsd = costUsd === null || cost === null ? null : (Math.round(costUsd * 1e6) + Math.round(cost * 1e6)) / 1e6;
     }
   }
   const error = caseError(stopReason, sessionError, limits);

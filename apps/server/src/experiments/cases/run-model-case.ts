@@ -1,5 +1,5 @@
 import type { ModelTask } from "@agent-platform/contract";
-import { budgetExceededError, recordUsages, reserveUsageNow, type UsageAmount } from "../../budgets/index.js";
+import { budgetExceededError, microUsd, recordUsages, reserveUsageNow, type UsageAmount } from "../../budgets/index.js";
 import type { AppContext } from "../../context.js";
 import {
   callModel,
@@ -39,6 +39,8 @@ export async function runModelCase(
       { meter: "model_calls", amount: 1 },
       { meter: "tokens", amount: estimate },
     ],
+    // Cost is counted after the call (not reserved): a reached cost budget refuses the case.
+    check: ["cost_usd"],
   });
   if (reservation.exceeded) return failed(`budget exceeded: ${budgetExceededError(reservation.exceeded).message}`);
   const reserved = reservation.recorded ? estimate : 0;
@@ -52,15 +54,17 @@ export async function runModelCase(
       signal,
     });
     const tokens = result.usage.inputTokens + result.usage.outputTokens;
+    const costUsd = costOf(modelCatalogueOf(ctx.config.env).resolve(spec).pricing, result.usage);
     await settle([
       { meter: "tokens", amount: tokens - reserved },
       { meter: "model_calls", amount: reservation.recorded ? 0 : 1 },
+      { meter: "cost_usd", amount: microUsd(costUsd) },
     ]);
     return {
       output: result.text,
       error: null,
       usage: result.usage,
-      costUsd: costOf(modelCatalogueOf(ctx.config.env).resolve(spec).pricing, result.usage),
+      costUsd,
       sessionId: null,
     };
   } catch (error) {

@@ -1,6 +1,7 @@
-import { reserveUsageNow } from "../../budgets/index.js";
-import { callModel, type ModelSpec, modelCatalogueOf, parseModelSpec } from "../../models/index.js";
+import { reserveUsageNow, type UsageAmount } from "../../budgets/index.js";
+import { callModel, type ModelSpec, modelCatalogueOf, parseModelSpec, usageAccounting } from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
+import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { COMPACTION, contextSettingsOf, latestCompaction } from "./context-view.js";
 import { contentText, EV } from "./events.js";
 import type { ModelStep } from "./log-state.js";
@@ -115,13 +116,17 @@ export async function compactConversation(
   const room = resolved.contextWindow ? (resolved.contextWindow - output - 500) * 3 : Number.POSITIVE_INFINITY;
   const transcript = plan.transcript.length > room ? plan.transcript.slice(-room) : plan.transcript;
   const estimate = Math.ceil((SUMMARY_SYSTEM.length + transcript.length) / 4) + output;
+  const cost = costReservation(costToReserve(resolved.pricing, estimate - output, output));
+  const toReserve: UsageAmount[] = [
+    { meter: "model_calls", amount: 1 },
+    { meter: "tokens", amount: estimate },
+    ...cost.reserve,
+  ];
   const reservation = await reserveUsageNow(pass.ctx, {
     workspaceId: pass.info.workspaceId,
     agentId: pass.info.agentId,
-    reserve: [
-      { meter: "model_calls", amount: 1 },
-      { meter: "tokens", amount: estimate },
-    ],
+    reserve: toReserve,
+    check: cost.check,
   });
   if (reservation.exceeded) throw new CompactionRefused(reservation.exceeded.meter);
   const reserved = reservation.recorded ? estimate : null;
@@ -135,10 +140,12 @@ export async function compactConversation(
       signal,
     });
   } catch (error) {
-    if (reserved !== null) pass.releaseModelReservation(reserved);
+    if (reserved !== null) pass.releaseModelReservation(toReserve);
     throw error;
   }
+  const accounting = usageAccounting(resolved.pricing, result.usage);
   const usage = pass.modelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
+  usage.usages.push(...costSettlement(accounting.costUsd, reserved !== null ? (cost.reserve[0]?.amount ?? 0) : null));
   const event = {
     type: COMPACTION,
     payload: {
@@ -148,7 +155,12 @@ export async function compactConversation(
       tokensBefore: detail.tokensBefore,
       tokensAfter: plan.keptTokens + Math.ceil(result.text.length / 4),
       reason: detail.reason,
-      usage: { model: resolved.name, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
+      usage: {
+        model: resolved.name,
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        ...accounting,
+      },
     },
   };
   await pass.commit(() => ({ events: [event], usage }));

@@ -12,6 +12,7 @@ export const EV = {
   statusIdle: "session.status_idle",
   sessionError: "session.error",
   agentMessage: "agent.message",
+  thinking: "agent.thinking",
   toolUse: "agent.tool_use",
   toolResult: "agent.tool_result",
   mcpToolUse: "agent.mcp_tool_use",

@@ -1,5 +1,10 @@
 import type { PendingAction, StopReason } from "@agent-platform/contract";
-import type { ConversationMedia, ConversationMessage, ConversationToolResult } from "../../models/index.js";
+import type {
+  ConversationMedia,
+  ConversationMessage,
+  ConversationToolResult,
+  ModelReasoningPart,
+} from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
 import { qualifyMcpToolName } from "../mcp/index.js";
 import { contentMedia, contentText, EV } from "./events.js";
@@ -34,6 +39,8 @@ export interface ModelStep {
   contextSeq: number;
   text: string;
   toolUses: ToolUseState[];
+  /** `agent.thinking` entries of the response, sent back with it as they came. */
+  reasoning?: ModelReasoningPart[];
 }
 
 export type NextAction =
@@ -99,12 +106,16 @@ export function analyzeLog(events: readonly StoredEvent[]): LogState {
 
   for (const event of events) {
     switch (event.type) {
+      case EV.thinking:
       case EV.agentMessage:
       case EV.toolUse:
       case EV.mcpToolUse:
       case EV.customToolUse: {
         open ??= { firstSeq: event.seq, contextSeq: 0, text: "", toolUses: [] };
-        if (event.type === EV.agentMessage) {
+        if (event.type === EV.thinking) {
+          const part = { text: String(event.text ?? ""), providerMetadata: event.providerMetadata };
+          open.reasoning = [...(open.reasoning ?? []), part as ModelReasoningPart];
+        } else if (event.type === EV.agentMessage) {
           const text = contentText(event.content);
           open.text = open.text ? `${open.text}\n${text}` : text;
         } else {
@@ -244,6 +255,7 @@ export function buildConversation(events: readonly StoredEvent[], steps: readonl
     const step = item.step!;
     messages.push({
       role: "assistant",
+      ...(step.reasoning ? { reasoning: step.reasoning } : {}),
       ...(step.text ? { text: step.text } : {}),
       ...(step.toolUses.length > 0
         ? { toolCalls: step.toolUses.map((u) => ({ id: u.id, name: u.name, input: asRecord(u.input) })) }

@@ -210,12 +210,9 @@ export class SessionPass {
     return { workspaceId: this.info.workspaceId, agentId: this.info.agentId, usages };
   }
 
-  /** Gives back a reservation whose call failed: nothing was used. */
-  releaseModelReservation(reserved: number): void {
-    this.recordUsages([
-      { meter: "tokens", amount: -reserved },
-      { meter: "model_calls", amount: -1 },
-    ]);
+  /** Gives back a reservation (the amounts it counted) whose call failed: nothing was used. */
+  releaseModelReservation(reserved: readonly UsageAmount[]): void {
+    this.recordUsages(reserved.map((u) => ({ meter: u.meter, amount: -u.amount })));
   }
 
   private recordUsages(usages: UsageAmount[]): void {

@@ -1,8 +1,16 @@
-import { type BudgetExceeded, reserveUsageNow } from "../../budgets/index.js";
+import { type BudgetExceeded, exceededMessage, reserveUsageNow, type UsageAmount } from "../../budgets/index.js";
 import { AppError } from "../../http/app-error.js";
 import { inSpan, measure } from "../../lib/telemetry/instruments.js";
-import { callModel, formatModelSpec, ModelCallError, type ModelSpec } from "../../models/index.js";
+import {
+  callModel,
+  formatModelSpec,
+  ModelCallError,
+  type ModelSpec,
+  modelCatalogueOf,
+  usageAccounting,
+} from "../../models/index.js";
 import type { NewEvent } from "../../sessions/index.js";
+import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { CompactionRefused } from "./compaction.js";
 import { makeRoom, planPrompt } from "./context-limit.js";
 import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
@@ -70,11 +78,7 @@ export async function callModelStep(
       await makeRoom(pass, state, spec, outcome.prompt, outcome.refusal, stepSignal);
       return "again";
     }
-    const owner = outcome.scope === "workspace" ? "The workspace" : "This agent";
-    return fail(
-      "budget.exceeded",
-      `${owner} has used ${outcome.used} of its ${outcome.limit} ${outcome.meter} budget for the period`,
-    );
+    return fail("budget.exceeded", exceededMessage(outcome));
   } catch (error) {
     if (error instanceof CompactionRefused) return fail("budget.exceeded", error.message);
     if (!(error instanceof ModelCallError)) throw error;
@@ -117,13 +121,20 @@ async function modelCall(
   if (prompt.overflow) return { prompt, refusal: undefined };
   const messages = prompt.messages;
   const estimate = estimateTokens(prompt.chars, spec);
+  const pricing = modelCatalogueOf(pass.ctx.config.env).resolve(spec).pricing;
+  const cost = costReservation(
+    costToReserve(pricing, Math.ceil(prompt.chars / 4), estimate - Math.ceil(prompt.chars / 4)),
+  );
+  const toReserve: UsageAmount[] = [
+    { meter: "model_calls", amount: 1 },
+    { meter: "tokens", amount: estimate },
+    ...cost.reserve,
+  ];
   const reservation = await reserveUsageNow(pass.ctx, {
     workspaceId: pass.info.workspaceId,
     agentId: pass.info.agentId,
-    reserve: [
-      { meter: "model_calls", amount: 1 },
-      { meter: "tokens", amount: estimate },
-    ],
+    reserve: toReserve,
+    check: cost.check,
   });
   if (reservation.exceeded) return reservation.exceeded;
   const reserved = reservation.recorded ? estimate : null;
@@ -137,6 +148,7 @@ async function modelCall(
     const result = await callModel({
       spec,
       settings: pass.deps.providerSettings,
+      promptCacheKey: pass.info.id,
       ...(config.system ? { system: config.system } : {}),
       messages: await withToolResultImages(pass.pool, pass.info.id, spec, messages),
       tools: tools.definitions,
@@ -160,7 +172,7 @@ async function modelCall(
   const [called, opened] = await Promise.allSettled([call, running]);
   if (called.status === "rejected" || opened.status === "rejected") {
     // Nothing was used: the reservation is given back.
-    if (reserved !== null) pass.releaseModelReservation(reserved);
+    if (reserved !== null) pass.releaseModelReservation(toReserve);
     const error = called.status === "rejected" ? called.reason : undefined;
     if (opened.status === "fulfilled" && error instanceof ModelCallError && error.code === "model.context_overflow") {
       return {
@@ -173,9 +185,11 @@ async function modelCall(
   const result = called.value;
   // What the call had in its context (`openTurn` counts its own entry when nothing came in between).
   const contextSeq = state.lastSeq;
+  const accounting = usageAccounting(pricing, result.usage);
   const events: NewEvent[] = [];
   const reportedMcpFailures = !pass.mcpFailuresReported;
   if (reportedMcpFailures) events.push(...tools.mcpFailures.map(mcpServerUnavailableEvent));
+  for (const part of result.reasoning ?? []) events.push({ type: EV.thinking, payload: { ...part } });
   if (result.text.length > 0) events.push({ type: EV.agentMessage, payload: { content: textContent(result.text) } });
   for (const toolCall of result.toolCalls) events.push(toolUseEvent(tools, toolCall.name, toolCall.input));
   events.push({
@@ -184,12 +198,14 @@ async function modelCall(
       model: formatModelSpec(spec),
       inputTokens: result.usage.inputTokens,
       outputTokens: result.usage.outputTokens,
+      ...accounting,
       contextSeq,
     },
   });
   // A final answer with nothing new in the log since the call started ends the turn in the same transaction.
   let ended = false;
   const usage = pass.modelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
+  usage.usages.push(...costSettlement(accounting.costUsd, reserved !== null ? (cost.reserve[0]?.amount ?? 0) : null));
   await pass.commit(
     (head) => {
       ended = result.toolCalls.length === 0 && head === contextSeq;

@@ -12,6 +12,7 @@ import {
   type StoredEvent,
   toWireEvent,
 } from "./event-log.js";
+import { sessionUsageOf, sessionUsageSet } from "./session-usage.js";
 import { SESSION_TURN_KIND } from "./turn-job.js";
 
 /** The claim a worker pass holds on a session: the lease token of its `session.turn` job. */
@@ -140,7 +141,10 @@ export async function commitFenced(
     if (!row) throw new SessionGone(lease.sessionId);
     if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
     const { events, status, pendingActionsOnly, usage, releaseGeneration } = plan(row.lastSeq);
-    const stored = await appendEvents(client, lease.sessionId, events);
+    const used = sessionUsageOf(events);
+    const stored = await appendEvents(client, lease.sessionId, events, {
+      ...(used ? { set: (at: (value: unknown) => string) => sessionUsageSet(used, at, "u") } : {}),
+    });
     if (usage) await recordUsages(client, usage);
     const released =
       releaseGeneration !== undefined &&
@@ -214,10 +218,11 @@ async function commitInOneStatement(
     : pendingActionsOnly
       ? `, "pendingActions" = ${at(JSON.stringify(pendingActionsOnly))}::jsonb`
       : "";
+  const used = sessionUsageOf(events);
   const append = appendCtes(at, {
     sessionIdSql: "$1",
     events,
-    set: head,
+    set: used ? head + sessionUsageSet(used, at, "u") : head,
     from: "head",
     where: 'head."id" = u."id" AND head."leaseOwner" = $3 AND head."lastSeq" = $4',
     returning: `"seq", "id", "type", "payload", ${EVENT_CREATED_AT}`,

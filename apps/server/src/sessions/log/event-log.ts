@@ -107,7 +107,7 @@ export async function appendEvents(
   db: pg.Pool | pg.PoolClient,
   sessionId: string,
   events: NewEvent[],
-  options: { onlyActive?: boolean } = {},
+  options: { onlyActive?: boolean; set?: (at: At) => string } = {},
 ): Promise<StoredEvent[]> {
   if (events.length === 0) return [];
   const params: unknown[] = [sessionId];
@@ -115,6 +115,7 @@ export async function appendEvents(
   const ctes = appendCtes(at, {
     sessionIdSql: "$1",
     events,
+    ...(options.set ? { set: options.set(at) } : {}),
     ...(options.onlyActive ? { where: 'u."archivedAt" IS NULL' } : {}),
     returning: '"seq", "id", "type", "payload", "createdAt"',
   });

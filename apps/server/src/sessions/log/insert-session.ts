@@ -29,7 +29,7 @@ export interface NewSession {
 }
 
 /** The meters a new session reserves (`sessions`) or must not have exhausted. */
-const SESSION_METERS = ["sessions", "tokens", "model_calls"] as const;
+const SESSION_METERS = ["sessions", "tokens", "model_calls", "cost_usd"] as const;
 
 /**
  * The common case in one statement (one round trip, no explicit transaction): when no blocking budget counts any of

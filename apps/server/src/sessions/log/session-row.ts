@@ -24,6 +24,14 @@ export interface SessionRow {
   resources: SessionResource[];
   parentSessionId: string | null;
   lastSeq: number;
+  /** BIGINT columns: text as `pg` reads them. */
+  inputTokens: string;
+  outputTokens: string;
+  cacheReadInputTokens: string;
+  cacheWriteInputTokens: string;
+  reasoningTokens: string;
+  costMicroUsd: string;
+  costUnknown: boolean;
   createdAt: Date;
   updatedAt: Date;
   archivedAt: Date | null;
@@ -31,7 +39,8 @@ export interface SessionRow {
 
 export const SESSION_COLUMNS = `"id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata", "status",
   "stopReason", "pendingActions", "environmentId", "vaultIds", "resources", "parentSessionId", "lastSeq", "createdAt",
-  "updatedAt", "archivedAt"`;
+  "updatedAt", "archivedAt", "inputTokens", "outputTokens", "cacheReadInputTokens", "cacheWriteInputTokens",
+  "reasoningTokens", "costMicroUsd", "costUnknown"`;
 
 export function toSession(row: SessionRow): Session {
   return {
@@ -48,6 +57,14 @@ export function toSession(row: SessionRow): Session {
     resources: row.resources,
     parentSessionId: row.parentSessionId,
     lastSeq: row.lastSeq,
+    usage: {
+      inputTokens: Number(row.inputTokens),
+      outputTokens: Number(row.outputTokens),
+      cacheReadInputTokens: Number(row.cacheReadInputTokens),
+      cacheWriteInputTokens: Number(row.cacheWriteInputTokens),
+      reasoningTokens: Number(row.reasoningTokens),
+      costUsd: row.costUnknown ? null : Number(row.costMicroUsd) / 1_000_000,
+    },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     archivedAt: row.archivedAt?.toISOString() ?? null,

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeResponses, type FakeResponsesRequest, startFakeResponses } from "../support/fake-openai-responses.js";
+import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { createAgent, message, newSession } from "./helpers.js";
+import { getSession, type LogEntry, waitForIdle } from "./loop-helpers.js";
+
+// A reasoning model with tools on OpenAI's Responses API: its reasoning items go back (encrypted, nothing stored at
+// OpenAI) with the tool results; every call carries the session's prompt-cache key and reads the cached prefix.
+let t: TestApp;
+let fake: FakeResponses;
+let mcp: TestMcpServer;
+
+type Item = { type?: string; encrypted_content?: string };
+const toolOutputSent = (request: FakeResponsesRequest) =>
+  (request.body.input as Item[]).some((item) => item.type === "function_call_output");
+
+beforeAll(async () => {
+  fake = await startFakeResponses({
+    reply: (request) =>
+      toolOutputSent(request)
+        ? { reasoning: "The tool answered, I can reply.", text: "Echoed." }
+        : { reasoning: "I need the echo tool.", toolCalls: [{ name: "docs__echo", input: { text: "hi" } }] },
+  });
+  mcp = await startMcpServer({ transport: "streamable" });
+  t = await startTestApp({ role: "all", env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.url } });
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+  await mcp?.close();
+});
+
+describe("reasoning and prompt caching on OpenAI (Responses API)", () => {
+  it("sends the encrypted reasoning items back with the tool results, keyed to the session's cache", async () => {
+    const agent = await createAgent(t, t.tenant, {
+      model: { id: "openai/o4-mini", reasoning: { effort: "medium" } },
+      system: `Follow these rules. ${Array.from({ length: 1_500 }, (_, i) => `rule${i % 40}`).join(" ")}`,
+      mcpServers: [{ name: "docs", url: mcp.url }],
+      toolPermissions: { docs__echo: "always_allow" },
+    });
+    const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("Echo hi.")] });
+    const log = await waitForIdle(t, t.tenant, session.id, 1, 60_000);
+    expect(log.filter((e: LogEntry) => e.type === "session.error")).toEqual([]);
+    const requests = fake.requests;
+    expect(requests.map((r) => r.status)).toEqual([200, 200]);
+    for (const request of requests) {
+      expect(request.body.reasoning).toMatchObject({ effort: "medium" });
+      expect(request.body.store).toBe(false);
+      expect(request.body.include).toContain("reasoning.encrypted_content");
+      expect(request.body.prompt_cache_key).toBe(session.id);
+    }
+    // The follow-up carries the reasoning item (verified by the fake's signature) right before its function call.
+    const input = requests[1]!.body.input as Item[];
+    const reasoningAt = input.findIndex((item) => item.type === "reasoning");
+    expect(reasoningAt).toBeGreaterThanOrEqual(0);
+    expect(input[reasoningAt + 1]?.type).toBe("function_call");
+    const thinking = log.filter((e: LogEntry) => e.type === "agent.thinking");
+    expect(thinking.map((e: LogEntry) => e.text)).toEqual(["I need the echo tool.", "The tool answered, I can reply."]);
+    expect(input[reasoningAt]!.encrypted_content).toBe(thinking[0].providerMetadata.openai.reasoningEncryptedContent);
+    const usage = log.filter((e: LogEntry) => e.type === "agent.usage");
+    expect(usage[0].cacheReadInputTokens).toBe(0);
+    expect(usage[1].cacheReadInputTokens).toBeGreaterThanOrEqual(1_024);
+    expect(usage.every((e: LogEntry) => e.reasoningTokens > 0)).toBe(true);
+    const record = await getSession(t, t.tenant, session.id);
+    expect(record.usage.cacheReadInputTokens).toBe(usage[1].cacheReadInputTokens);
+    expect(record.usage.costUsd).toBeGreaterThan(0);
+  }, 60_000);
+});

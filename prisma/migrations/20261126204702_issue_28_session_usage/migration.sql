@@ -1,0 +1,8 @@
+-- AlterTable
+ALTER TABLE "sessions" ADD COLUMN     "cacheReadInputTokens" BIGINT NOT NULL DEFAULT 0,
+ADD COLUMN     "cacheWriteInputTokens" BIGINT NOT NULL DEFAULT 0,
+ADD COLUMN     "costMicroUsd" BIGINT NOT NULL DEFAULT 0,
+ADD COLUMN     "costUnknown" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "inputTokens" BIGINT NOT NULL DEFAULT 0,
+ADD COLUMN     "outputTokens" BIGINT NOT NULL DEFAULT 0,
+ADD COLUMN     "reasoningTokens" BIGINT NOT NULL DEFAULT 0;
