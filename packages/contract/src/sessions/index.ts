@@ -3,3 +3,4 @@ export * from "./files.js";
 export * from "./log-events.js";
 export * from "./routes.js";
 export * from "./sessions.js";
+export * from "./deltas.js";

@@ -8953,6 +8953,11 @@ export interface operations {
                  * @example 0
                  */
                 afterSeq?: number | null;
+                /**
+                 * @description `true`: also send `agent.delta` events (the reply as it is written; ephemeral, not replayed)
+                 * @example true
+                 */
+                deltas?: "true" | "false";
             };
             header?: {
                 /**

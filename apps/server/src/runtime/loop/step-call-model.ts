@@ -7,6 +7,7 @@ import { CompactionRefused } from "./compaction.js";
 import { makeRoom, planPrompt } from "./context-limit.js";
 import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
 import type { LogState } from "./log-state.js";
+import { liveReplyFor } from "./live-reply.js";
 import { loopMetrics } from "./metrics.js";
 import { idleStatus, type SessionPass } from "./pass.js";
 import { withToolResultImages } from "./tool-result-images.js";
@@ -116,6 +117,7 @@ async function modelCall(
   running.catch(() => cancel.abort());
   const started = performance.now();
   const model = formatModelSpec(spec);
+  const live = liveReplyFor(pass, state);
   const call = inSpan("model.call", { "gen_ai.request.model": model, "session.id": pass.info.id }, async (span) => {
     const result = await callModel({
       spec,
@@ -124,7 +126,8 @@ async function modelCall(
       messages: await withToolResultImages(pass.pool, pass.info.id, spec, messages),
       tools: tools.definitions,
       signal: AbortSignal.any([stepSignal, cancel.signal]),
-    });
+      ...live?.options,
+    }).finally(() => live?.close());
     span.setAttributes({
       "gen_ai.usage.input_tokens": result.usage.inputTokens,
       "gen_ai.usage.output_tokens": result.usage.outputTokens,
