@@ -130,7 +130,7 @@ export async function openSessionEventStream(
 
   // Deltas are written as they come, never waited for: past the bound they are dropped, so a stalled follower holds
   // at most DELTA_BUFFER_BYTES of them and slows neither the turn nor the other followers.
-  const unfollow = deltas
+  const following = deltas
     ? followSessionDeltas(ctx, sessionId, (delta) => {
         if (closed || body.writableLength > DELTA_BUFFER_BYTES) return;
         body.write(`event: ${delta.type}\ndata: ${JSON.stringify(delta)}\n\n`);
@@ -145,7 +145,7 @@ export async function openSessionEventStream(
     clearInterval(heartbeat);
     clearTimeout(retry);
     unsubscribe();
-    unfollow?.();
+    following?.unfollow();
   }
   res.on("close", () => {
     stop();
@@ -163,6 +163,7 @@ export async function openSessionEventStream(
   // The opening comment and the backlog go in one write, once the body is piped (a large backlog waits for the client
   // to drain it).
   if (backlog.data.length > 0) position = backlog.data[backlog.data.length - 1]!.seq;
+  await following?.announced;
   void (async () => {
     await write(`: session ${sessionId} after ${afterSeq}\n\n${frames(backlog.data)}`);
     if (closed) return;

@@ -28,7 +28,7 @@ class LiveDeltas {
   constructor(private readonly ctx: AppContext) {}
 
   /** API side: `listener` receives the session's deltas published by any worker; returns the unsubscribe function. */
-  follow(sessionId: string, listener: DeltaListener): () => void {
+  follow(sessionId: string, listener: DeltaListener): { unfollow: () => void; announced: Promise<void> } {
     if (!this.followersAttached) {
       this.followersAttached = true;
       this.ctx.listener.subscribe(DELTA_CHANNEL, {
@@ -42,13 +42,13 @@ class LiveDeltas {
       this.followers.set(sessionId, set);
     }
     set.add(listener);
-    void this.announce([sessionId]);
+    const announced = this.announce([sessionId]);
     if (!this.announcer) {
       this.announcer = setInterval(() => void this.announce([...this.followers.keys()]), ANNOUNCE_MS);
       this.announcer.unref();
     }
     let active = true;
-    return () => {
+    const unfollow = () => {
       if (!active) return;
       active = false;
       const current = this.followers.get(sessionId);
@@ -59,6 +59,7 @@ class LiveDeltas {
         this.announcer = undefined;
       }
     };
+    return { unfollow, announced };
   }
 
   private async announce(sessionIds: string[]): Promise<void> {
@@ -107,8 +108,15 @@ class LiveDeltas {
 
 const liveDeltasOf = onePerOwner((ctx: AppContext) => new LiveDeltas(ctx));
 
-/** Delivers the session's live deltas (from any worker) to `listener` until the returned function is called. */
-export function followSessionDeltas(ctx: AppContext, sessionId: string, listener: DeltaListener): () => void {
+/**
+ * Delivers the session's live deltas (from any worker) to `listener` until `unfollow` is called; `announced` resolves
+ * once workers have been told (a model call starting after it streams).
+ */
+export function followSessionDeltas(
+  ctx: AppContext,
+  sessionId: string,
+  listener: DeltaListener,
+): { unfollow: () => void; announced: Promise<void> } {
   return liveDeltasOf(ctx).follow(sessionId, listener);
 }
 

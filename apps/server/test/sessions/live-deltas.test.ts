@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { apiAndWorkers } from "../support/api-and-workers.js";
+import { createAgent, message } from "./helpers.js";
+import { waitForIdle } from "./loop-helpers.js";
+import { openSse } from "./sse-client.js";
+
+// The API runs in this process, the turn in a worker process: deltas cross processes through PostgreSQL.
+const world = apiAndWorkers();
+const MODEL = "openai-compatible/fake-model";
+const REPLY = "The quick brown fox jumps over the lazy dog, again and again.";
+
+describe("live reply deltas", { timeout: 120_000 }, () => {
+  it("sends a delta follower the reply as it is written; a follower without deltas sees today's stream", async () => {
+    const { t, fake } = world;
+    await world.startWorker();
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    const created = await t.http.post(`${t.tenant.base}/sessions`).set(t.tenant.auth).send({ agent: agent.id });
+    expect(created.status).toBe(201);
+    const base = `${t.url}${t.tenant.base}/sessions/${created.body.id}/events/stream`;
+    const live = await openSse(`${base}?deltas=true`, t.tenant.auth);
+    const plain = await openSse(base, t.tenant.auth);
+    try {
+      fake.enqueue({ text: REPLY, chunkDelayMs: 20 });
+      const posted = await t.http
+        .post(`${t.tenant.base}/sessions/${created.body.id}/events`)
+        .set(t.tenant.auth)
+        .send({ events: [message("tell me")] });
+      expect(posted.status).toBe(202);
+      const log = await waitForIdle(t, t.tenant, created.body.id);
+      await live.waitForFrames(log.length);
+      await plain.waitForFrames(log.length);
+
+      // The model was streamed, since a follower asked.
+      expect(fake.requests.at(-1)?.body.stream).toBe(true);
+      const reply = live.frames.find((frame) => frame.event === "agent.message")!;
+      const replyIndex = live.frames.indexOf(reply);
+      const deltas = live.unnumbered.filter((frame) => frame.event === "agent.delta");
+      expect(deltas.length).toBeGreaterThan(1);
+      for (const frame of deltas) {
+        expect(frame.after).toBeLessThanOrEqual(replyIndex);
+        expect(frame.data).toMatchObject({ type: "agent.delta", kind: "text", call: 1 });
+        expect(frame.data.afterSeq).toBeLessThan(reply.data.seq);
+        expect(frame.data.seq).toBeUndefined();
+      }
+      expect(deltas.map((frame) => frame.data.delta).join("")).toBe(reply.data.content[0].text);
+      expect(reply.data.content[0].text).toBe(REPLY);
+      // Log entries are the same frames on both streams; the plain follower got no delta.
+      expect(live.frames).toEqual(plain.frames);
+      expect(plain.unnumbered).toEqual([]);
+    } finally {
+      live.close();
+      plain.close();
+    }
+  });
+
+  it("does not stream the model call when nobody asked for deltas", async () => {
+    const { t, fake } = world;
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    const created = await t.http.post(`${t.tenant.base}/sessions`).set(t.tenant.auth).send({ agent: agent.id });
+    const plain = await openSse(`${t.url}${t.tenant.base}/sessions/${created.body.id}/events/stream`, t.tenant.auth);
+    try {
+      fake.enqueue({ text: REPLY, chunkDelayMs: 5 });
+      await t.http
+        .post(`${t.tenant.base}/sessions/${created.body.id}/events`)
+        .set(t.tenant.auth)
+        .send({ events: [message("no deltas please")] });
+      await waitForIdle(t, t.tenant, created.body.id);
+      const call = fake.requests.find((request) => JSON.stringify(request.body).includes("no deltas please"));
+      expect(call?.body.stream).not.toBe(true);
+      expect(plain.unnumbered).toEqual([]);
+    } finally {
+      plain.close();
+    }
+  });
+
+  it("refuses a deltas value that is not a boolean", async () => {
+    const { t } = world;
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    const created = await t.http.post(`${t.tenant.base}/sessions`).set(t.tenant.auth).send({ agent: agent.id });
+    const res = await t.http
+      .get(`${t.tenant.base}/sessions/${created.body.id}/events/stream?deltas=yes`)
+      .set(t.tenant.auth);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("request.invalid");
+  });
+});
