@@ -1,3 +1,4 @@
+import { AgentPlatform } from "@agent-platform/sdk";
 import { describe, expect, it } from "vitest";
 import { apiAndWorkers } from "../support/api-and-workers.js";
 import { createAgent, message } from "./helpers.js";
@@ -71,6 +72,32 @@ describe("live reply deltas", { timeout: 120_000 }, () => {
     } finally {
       plain.close();
     }
+  });
+
+  it("SDK: streamReply's accumulated text equals the final agent.message, seen as it was written", async () => {
+    const { t, fake } = world;
+    const platform = new AgentPlatform({ baseUrl: t.url, apiKey: t.tenant.key });
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    const session = await platform.sessions.create({ agent: agent.id });
+    fake.enqueue({ text: REPLY, chunkDelayMs: 20 });
+    const snapshots: string[] = [];
+    const reply = platform.sessions.streamReply(session.id, {
+      afterSeq: 0,
+      onText: (_delta, snapshot) => snapshots.push(snapshot),
+    });
+    // A second delta follower, opened after the helper's and awaited: once it is connected, so is the helper's.
+    const live = await openSse(
+      `${t.url}${t.tenant.base}/sessions/${session.id}/events/stream?deltas=true`,
+      t.tenant.auth,
+    );
+    await platform.sessions.send(session.id, "tell me");
+    const result = await reply;
+    live.close();
+    expect(result.idle.stopReason).toBe("end_turn");
+    expect(result.message?.content).toEqual([{ type: "text", text: REPLY }]);
+    expect(result.text).toBe(REPLY);
+    expect(snapshots.length).toBeGreaterThan(1);
+    expect(snapshots.at(-1)).toBe(REPLY);
   });
 
   it("refuses a deltas value that is not a boolean", async () => {

@@ -93,6 +93,7 @@ import {
   SessionLogEventSchema,
   SessionLogEventSchemas,
 } from "../sessions/log-events.js";
+import { SessionDeltaSchema } from "../sessions/deltas.js";
 import { IngestAcknowledgementSchema } from "../sessions/routes.js";
 import { CreateSessionSchema, SessionSchema, UpdateSessionSchema } from "../sessions/sessions.js";
 import {
@@ -158,6 +159,8 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   ...SessionLogEventSchemas,
   SessionLogEvent: SessionLogEventSchema,
   SessionLogEntry: SessionLogEntrySchema,
+  // Ephemeral SSE events of `?deltas=true` (not log entries).
+  SessionDelta: SessionDeltaSchema,
   // What clients send.
   UserEvent: request(UserEventSchema),
   UserMessageInput: request(UserMessageEventSchema),
