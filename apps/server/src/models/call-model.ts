@@ -151,7 +151,12 @@ async function streamOnce(request: PreparedRequest, options: CallModelOptions): 
         case "tool-input-delta":
           streamed = true;
           if (part.delta.length > 0) {
-            pass({ kind: "tool_input", delta: part.delta, toolCallId: part.id, toolName: toolNames.get(part.id) ?? "" });
+            pass({
+              kind: "tool_input",
+              delta: part.delta,
+              toolCallId: part.id,
+              toolName: toolNames.get(part.id) ?? "",
+            });
           }
           break;
         case "tool-call":
@@ -256,8 +261,8 @@ export async function callModel(options: CallModelOptions): Promise<ModelCallRes
   };
   const once =
     options.onTextDelta || options.onDelta
-    ? () => streamOnce(streamRequest, options)
-    : directAttempt(model, options, messages, settings);
+      ? () => streamOnce(streamRequest, options)
+      : directAttempt(model, options, messages, settings);
   const policy = resolveRetryPolicy(options.retry);
 
   for (let attempt = 1; ; attempt++) {

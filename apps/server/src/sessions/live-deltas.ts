@@ -65,7 +65,10 @@ class LiveDeltas {
   private async announce(sessionIds: string[]): Promise<void> {
     if (sessionIds.length === 0) return;
     try {
-      await this.ctx.db.pool.query("SELECT pg_notify($1, id) FROM unnest($2::text[]) AS id", [WANT_CHANNEL, sessionIds]);
+      await this.ctx.db.pool.query("SELECT pg_notify($1, id) FROM unnest($2::text[]) AS id", [
+        WANT_CHANNEL,
+        sessionIds,
+      ]);
     } catch (error) {
       this.ctx.logger.warn({ err: error }, "could not announce delta followers");
     }

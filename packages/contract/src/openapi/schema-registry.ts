@@ -72,6 +72,7 @@ import {
   ServerlessToolVersionSchema,
 } from "../resources/serverless-tools.js";
 import { CreateVaultSchema, UpdateVaultSecretsSchema, VaultSchema } from "../resources/vaults.js";
+import { SessionDeltaSchema } from "../sessions/deltas.js";
 import {
   IngestEventsSchema,
   SessionEventSchema,
@@ -93,7 +94,6 @@ import {
   SessionLogEventSchema,
   SessionLogEventSchemas,
 } from "../sessions/log-events.js";
-import { SessionDeltaSchema } from "../sessions/deltas.js";
 import { IngestAcknowledgementSchema } from "../sessions/routes.js";
 import { CreateSessionSchema, SessionSchema, UpdateSessionSchema } from "../sessions/sessions.js";
 import {

@@ -10,8 +10,8 @@ import type {
 import type { ResourceClient } from "../resources.js";
 import type { RequestOptions, TransportConfig } from "../transport.js";
 import { type FollowItem, type FollowOptions, followSession } from "./follow.js";
-import { type StreamedReply, type StreamReplyOptions, streamReply } from "./stream-reply.js";
 import { type SendableEvent, withIdempotencyKeys } from "./send.js";
+import { type StreamedReply, type StreamReplyOptions, streamReply } from "./stream-reply.js";
 import { type WaitForIdleOptions, waitForIdle } from "./wait-for-idle.js";
 
 /** A page of the log with typed entries. */
