@@ -1,8 +1,9 @@
+import http from "node:http";
 import { AgentPlatform } from "@agent-platform/sdk";
 import { describe, expect, it } from "vitest";
 import { apiAndWorkers } from "../support/api-and-workers.js";
 import { createAgent, message } from "./helpers.js";
-import { waitForIdle } from "./loop-helpers.js";
+import { waitForIdle, waitUntil } from "./loop-helpers.js";
 import { openSse } from "./sse-client.js";
 
 // The API runs in this process, the turn in a worker process: deltas cross processes through PostgreSQL.
@@ -98,6 +99,48 @@ describe("live reply deltas", { timeout: 120_000 }, () => {
     expect(result.text).toBe(REPLY);
     expect(snapshots.length).toBeGreaterThan(1);
     expect(snapshots.at(-1)).toBe(REPLY);
+  });
+
+  it("a stalled delta follower slows neither the turn nor another follower, and still gets every entry", async () => {
+    const { t, fake } = world;
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    const created = await t.http.post(`${t.tenant.base}/sessions`).set(t.tenant.auth).send({ agent: agent.id });
+    const url = `${t.url}${t.tenant.base}/sessions/${created.body.id}/events/stream?deltas=true`;
+    // A follower that reads nothing until the turn is over.
+    const stalled = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.get(url, { headers: t.tenant.auth, agent: false }, (res) => {
+        res.pause();
+        resolve(res);
+      });
+      req.on("error", reject);
+    });
+    const live = await openSse(url, t.tenant.auth);
+    try {
+      const long = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(" ");
+      fake.enqueue({ text: long });
+      await t.http
+        .post(`${t.tenant.base}/sessions/${created.body.id}/events`)
+        .set(t.tenant.auth)
+        .send({ events: [message("a long one")] });
+      const log = await waitForIdle(t, t.tenant, created.body.id);
+      await live.waitForFrames(log.length);
+      const text = live.unnumbered.map((frame) => frame.data.delta).join("");
+      expect(text).toBe(long);
+      // The stalled follower, read at last, has every entry (deltas may have been dropped for it, entries never).
+      let raw = "";
+      stalled.setEncoding("utf8");
+      stalled.on("data", (chunk: string) => {
+        raw += chunk;
+      });
+      stalled.resume();
+      await waitUntil("the stalled follower's entries", async () =>
+        raw.includes(`id: ${log.at(-1).seq}\n`) ? true : undefined,
+      );
+      for (const entry of log) expect(raw).toContain(`id: ${entry.seq}\nevent: ${entry.type}\n`);
+    } finally {
+      live.close();
+      stalled.destroy();
+    }
   });
 
   it("refuses a deltas value that is not a boolean", async () => {
