@@ -128,11 +128,13 @@ export async function openSessionEventStream(
     }
   };
 
+  // Deltas before the opening comment and the backlog are dropped (the stream starts with the log).
+  let opened = false;
   // Deltas are written as they come, never waited for: past the bound they are dropped, so a stalled follower holds
   // at most DELTA_BUFFER_BYTES of them and slows neither the turn nor the other followers.
   const following = deltas
     ? followSessionDeltas(ctx, sessionId, (delta) => {
-        if (closed || body.writableLength > DELTA_BUFFER_BYTES) return;
+        if (closed || !opened || body.writableLength > DELTA_BUFFER_BYTES) return;
         body.write(`event: ${delta.type}\ndata: ${JSON.stringify(delta)}\n\n`);
       })
     : undefined;
@@ -165,7 +167,9 @@ export async function openSessionEventStream(
   if (backlog.data.length > 0) position = backlog.data[backlog.data.length - 1]!.seq;
   await following?.announced;
   void (async () => {
-    await write(`: session ${sessionId} after ${afterSeq}\n\n${frames(backlog.data)}`);
+    const opening = write(`: session ${sessionId} after ${afterSeq}\n\n${frames(backlog.data)}`);
+    opened = true;
+    await opening;
     if (closed) return;
     pumping = false;
     if (backlog.hasMore || again) void pump();
