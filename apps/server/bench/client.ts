@@ -3,6 +3,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import pg from "pg";
 import { startFakeOpenAI } from "../test/support/fake-openai.js";
+import { liveDeltaRows } from "./live-deltas.js";
 import { apiClient, LogWatcher, message, percentile } from "./support.js";
 
 const SEQUENTIAL_SESSIONS = 20;
@@ -136,6 +137,9 @@ try {
       `${ms(percentile(passes, 50))} / ${ms(percentile(passes, 95))}`,
     ],
   );
+
+  // ---- 1b. live reply deltas ----
+  rows.push(...(await liveDeltaRows(go, base, api, fake, agent.id)));
 
   // ---- 2. throughput with concurrent sessions ----
   const sessions = await Promise.all(Array.from({ length: go.concurrentSessions }, () => newSession(agent.id)));

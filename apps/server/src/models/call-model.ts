@@ -41,10 +41,17 @@ export interface CallModelOptions {
   signal?: AbortSignal;
   /** Called with each streamed text fragment. Nothing is emitted for an attempt that is later retried. */
   onTextDelta?: (delta: string) => void;
+  /** Called with streamed reasoning text and tool-call input fragments (the reply is streamed when set). */
+  onDelta?: (delta: ModelStreamDelta) => void;
   retry?: Partial<RetryPolicy>;
   /** A key the provider groups cached prompts by (OpenAI's `prompt_cache_key`): the session's id. */
   promptCacheKey?: string;
 }
+
+/** A streamed fragment other than reply text: reasoning text, or the input JSON of a tool call as it forms. */
+export type ModelStreamDelta =
+  | { kind: "reasoning"; delta: string }
+  | { kind: "tool_input"; delta: string; toolCallId: string; toolName: string };
 
 interface PreparedRequest {
   model: LanguageModel;
@@ -104,7 +111,15 @@ function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<vo
 }
 
 async function streamOnce(request: PreparedRequest, options: CallModelOptions): Promise<ModelCallResult> {
-  const { signal, onTextDelta } = options;
+  const { signal, onTextDelta, onDelta } = options;
+  const toolNames = new Map<string, string>();
+  const pass = (delta: ModelStreamDelta) => {
+    try {
+      onDelta?.(delta);
+    } catch (error) {
+      throw new CallbackFailed(error);
+    }
+  };
   const attempt = new AbortController();
   const forwardAbort = () => attempt.abort(signal?.reason);
   signal?.addEventListener("abort", forwardAbort, { once: true });
@@ -136,9 +151,23 @@ async function streamOnce(request: PreparedRequest, options: CallModelOptions): 
           }
           break;
         case "reasoning-delta":
+          streamed = true;
+          if (part.text.length > 0) pass({ kind: "reasoning", delta: part.text });
+          break;
         case "tool-input-start":
+          streamed = true;
+          toolNames.set(part.id, part.toolName);
+          break;
         case "tool-input-delta":
           streamed = true;
+          if (part.delta.length > 0) {
+            pass({
+              kind: "tool_input",
+              delta: part.delta,
+              toolCallId: part.id,
+              toolName: toolNames.get(part.id) ?? "",
+            });
+          }
           break;
         case "tool-call":
           streamed = true;
@@ -253,9 +282,10 @@ export async function callModel(options: CallModelOptions): Promise<ModelCallRes
     ...(options.tools && options.tools.length > 0 ? { tools: toToolSet(options.tools) } : {}),
     ...settings,
   };
-  const once = options.onTextDelta
-    ? () => streamOnce(streamRequest, options)
-    : directAttempt(model, options, messages, settings);
+  const once =
+    options.onTextDelta || options.onDelta
+      ? () => streamOnce(streamRequest, options)
+      : directAttempt(model, options, messages, settings);
   const policy = resolveRetryPolicy(options.retry);
 
   for (let attempt = 1; ; attempt++) {

@@ -1,4 +1,4 @@
-export { type CallModelOptions, callModel } from "./call-model.js";
+export { type CallModelOptions, callModel, type ModelStreamDelta } from "./call-model.js";
 export {
   costOf,
   type ModelCapabilities,

@@ -3,6 +3,7 @@ import type { Response } from "express";
 import type { AppContext } from "../context.js";
 import { isDatabaseUnavailable } from "../lib/database-unavailable.js";
 import { subscribeSessionEvents } from "./event-notifier.js";
+import { followSessionDeltas } from "./live-deltas.js";
 import { listSessionEvents, readEvents, type StoredEvent } from "./log/index.js";
 import { recentEvents } from "./recent-events.js";
 
@@ -10,6 +11,8 @@ const PAGE = 500;
 const HEARTBEAT_DEFAULT_MS = 15_000;
 /** A read that met an unreachable database is tried again this soon (the stream stays open through the outage). */
 const READ_RETRY_MS = 500;
+/** A delta follower whose unsent output exceeds this many bytes loses deltas (never entries) until it catches up. */
+export const DELTA_BUFFER_BYTES = 256 * 1024;
 
 /** `SESSION_STREAM_HEARTBEAT_MS` (tests shorten it); 15 s by default. */
 function heartbeatMs(ctx: AppContext): number {
@@ -38,6 +41,7 @@ export async function openSessionEventStream(
   sessionId: string,
   afterSeq: number,
   res: Response,
+  deltas = false,
 ): Promise<PassThrough> {
   let position = afterSeq;
   let closed = false;
@@ -124,6 +128,17 @@ export async function openSessionEventStream(
     }
   };
 
+  // Deltas before the opening comment and the backlog are dropped (the stream starts with the log).
+  let opened = false;
+  // Deltas are written as they come, never waited for: past the bound they are dropped, so a stalled follower holds
+  // at most DELTA_BUFFER_BYTES of them and slows neither the turn nor the other followers.
+  const following = deltas
+    ? followSessionDeltas(ctx, sessionId, (delta) => {
+        if (closed || !opened || body.writableLength > DELTA_BUFFER_BYTES) return;
+        body.write(`event: ${delta.type}\ndata: ${JSON.stringify(delta)}\n\n`);
+      })
+    : undefined;
+
   const heartbeat = setInterval(() => void write(": ping\n\n"), heartbeatMs(ctx));
 
   function stop() {
@@ -132,6 +147,7 @@ export async function openSessionEventStream(
     clearInterval(heartbeat);
     clearTimeout(retry);
     unsubscribe();
+    following?.unfollow();
   }
   res.on("close", () => {
     stop();
@@ -149,8 +165,11 @@ export async function openSessionEventStream(
   // The opening comment and the backlog go in one write, once the body is piped (a large backlog waits for the client
   // to drain it).
   if (backlog.data.length > 0) position = backlog.data[backlog.data.length - 1]!.seq;
+  await following?.announced;
   void (async () => {
-    await write(`: session ${sessionId} after ${afterSeq}\n\n${frames(backlog.data)}`);
+    const opening = write(`: session ${sessionId} after ${afterSeq}\n\n${frames(backlog.data)}`);
+    opened = true;
+    await opening;
     if (closed) return;
     pumping = false;
     if (backlog.hasMore || again) void pump();

@@ -75,7 +75,14 @@ export function sessionRoutes(ctx: AppContext, localTurns?: LocalTurnsLink) {
       sessionScope(req, params);
       const lastEventId = headers["last-event-id"];
       const afterSeq = lastEventId !== undefined ? Number(lastEventId) : (query.afterSeq ?? 0);
-      const stream = await openSessionEventStream(ctx, params.projectId, params.id, afterSeq, res);
+      const stream = await openSessionEventStream(
+        ctx,
+        params.projectId,
+        params.id,
+        afterSeq,
+        res,
+        query.deltas === "true",
+      );
       // ts-rest pipes a stream body into the response as is; the contract documents it as text/event-stream.
       return { status: 200, body: stream as unknown as string };
     },

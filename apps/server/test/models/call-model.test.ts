@@ -87,6 +87,34 @@ describe("callModel against an OpenAI-compatible server", () => {
     });
   });
 
+  it("streams tool-call inputs as they form through onDelta (the fragments make the call's input JSON)", async () => {
+    fake.enqueue({
+      text: "Let me look.",
+      toolCalls: [{ id: "call_1", name: "lookup", arguments: { query: "weather" } }],
+    });
+    const deltas: unknown[] = [];
+    const text: string[] = [];
+
+    const result = await callModel({
+      spec,
+      settings,
+      messages: hello,
+      tools: [{ name: "lookup", description: "Looks things up", inputSchema: { type: "object" } }],
+      onTextDelta: (delta) => text.push(delta),
+      onDelta: (delta) => deltas.push(delta),
+    });
+
+    expect(chatRequests()[0]?.body.stream).toBe(true);
+    expect(text.join("")).toBe("Let me look.");
+    expect(result.toolCalls).toEqual([{ id: "call_1", name: "lookup", input: { query: "weather" } }]);
+    expect(deltas.length).toBeGreaterThan(1);
+    for (const delta of deltas)
+      expect(delta).toMatchObject({ kind: "tool_input", toolCallId: "call_1", toolName: "lookup" });
+    expect(JSON.parse(deltas.map((delta) => (delta as { delta: string }).delta).join(""))).toEqual({
+      query: "weather",
+    });
+  });
+
   it("returns tool calls with parsed input without executing anything", async () => {
     fake.enqueue({
       text: "Let me look.",

@@ -5,12 +5,16 @@ export interface SseFrame {
   event?: string;
   // biome-ignore lint/suspicious/noExplicitAny: parsed log entries
   data?: any;
+  /** For frames without `id:`: how many numbered frames had arrived before it. */
+  after?: number;
 }
 
 export interface SseConnection {
   status: number;
   headers: http.IncomingHttpHeaders;
   frames: SseFrame[];
+  /** Frames without an `id:` (live deltas), in order of arrival. */
+  unnumbered: SseFrame[];
   comments: string[];
   /** Resolves once at least `count` frames have arrived (rejects after `timeoutMs`). */
   waitForFrames(count: number, timeoutMs?: number): Promise<SseFrame[]>;
@@ -27,6 +31,7 @@ export function openSse(url: string, headers: Record<string, string>): Promise<S
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers: { Accept: "text/event-stream", ...headers }, agent: false }, (res) => {
       const frames: SseFrame[] = [];
+      const unnumbered: SseFrame[] = [];
       const comments: string[] = [];
       const waiters = new Set<() => void>();
       let buffer = "";
@@ -54,6 +59,7 @@ export function openSse(url: string, headers: Record<string, string>): Promise<S
             else if (line.startsWith("data: ")) frame.data = JSON.parse(line.slice(6));
           }
           if (isFrame) frames.push(frame);
+          else if (frame.event !== undefined) unnumbered.push({ ...frame, after: frames.length });
           cut = buffer.indexOf("\n\n");
         }
         for (const w of [...waiters]) w();
@@ -79,6 +85,7 @@ export function openSse(url: string, headers: Record<string, string>): Promise<S
         status: res.statusCode ?? 0,
         headers: res.headers,
         frames,
+        unnumbered,
         comments,
         waitForFrames: async (count, timeoutMs = 5000) => {
           await wait(() => frames.length >= count, `${count} frames`, timeoutMs);

@@ -17,6 +17,11 @@ export const EVENT_STREAM_DESCRIPTION = [
   "proxies keep the connection open; clients ignore it. The stream does not end by itself when the session becomes",
   "idle: it ends when the client disconnects or the server shuts down (or fails); reconnect with `Last-Event-ID` set",
   "to the last `id` received to resume exactly there. A missing session is a 404 JSON error before any event is sent.",
+  "",
+  "With `deltas=true` the stream also carries the reply as the model writes it: `event: agent.delta` frames without",
+  "`id:` whose `data:` is a SessionDelta (text, reasoning, or tool-call input fragments of one model call). They are",
+  "best effort and ephemeral (not log entries, not replayed on resume); the `agent.message` entry that follows is",
+  "authoritative. Without `deltas=true` the stream is exactly the log entries.",
 ].join("\n");
 
 export const EVENT_STREAM_EXAMPLE = `${EXAMPLE_LOG_ENTRIES.map(
@@ -30,6 +35,7 @@ export function eventStreamMedia(): JsonObject {
       type: "string",
       description: "SSE frames; the JSON of each `data:` line is a SessionLogEvent",
       "x-event-schema": schemaRef("SessionLogEvent"),
+      "x-delta-event-schema": schemaRef("SessionDelta"),
     },
     example: EVENT_STREAM_EXAMPLE,
   };

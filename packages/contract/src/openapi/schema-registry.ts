@@ -72,6 +72,7 @@ import {
   ServerlessToolVersionSchema,
 } from "../resources/serverless-tools.js";
 import { CreateVaultSchema, UpdateVaultSecretsSchema, VaultSchema } from "../resources/vaults.js";
+import { SessionDeltaSchema } from "../sessions/deltas.js";
 import {
   IngestEventsSchema,
   SessionEventSchema,
@@ -158,6 +159,8 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   ...SessionLogEventSchemas,
   SessionLogEvent: SessionLogEventSchema,
   SessionLogEntry: SessionLogEntrySchema,
+  // Ephemeral SSE events of `?deltas=true` (not log entries).
+  SessionDelta: SessionDeltaSchema,
   // What clients send.
   UserEvent: request(UserEventSchema),
   UserMessageInput: request(UserMessageEventSchema),

@@ -1,3 +1,4 @@
+export * from "./deltas.js";
 export * from "./events.js";
 export * from "./files.js";
 export * from "./log-events.js";

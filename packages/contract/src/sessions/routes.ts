@@ -27,6 +27,10 @@ export const SessionStreamQuery = z.object({
     .min(0)
     .optional()
     .describe("Start after this `seq` (default 0); `Last-Event-ID` wins when both are sent"),
+  deltas: z
+    .enum(["true", "false"])
+    .optional()
+    .describe("`true`: also send `agent.delta` events (the reply as it is written; ephemeral, not replayed)"),
 });
 
 export const SessionStreamHeaders = z.object({
@@ -150,7 +154,8 @@ export const sessionsContract = c.router(
             .string()
             .describe(
               "Server-Sent Events: each log entry as `id: <seq>`, `event: <type>`, `data: <entry JSON>`; " +
-                "`: ping` comments as heartbeats",
+                "`: ping` comments as heartbeats; with `deltas=true` also `event: agent.delta` frames without `id:` " +
+                "(data: a SessionDelta)",
             ),
         }),
       },

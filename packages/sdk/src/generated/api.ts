@@ -173,6 +173,8 @@ export type ServerlessToolVersionPage = components["schemas"]["ServerlessToolVer
 export type Session = components["schemas"]["Session"];
 /** The earlier conversation was summarised: the model is sent the summary and the entries after it (the log keeps all) */
 export type SessionCompactionEvent = components["schemas"]["SessionCompactionEvent"];
+/** A fragment of the reply being written (ephemeral, not a log entry) */
+export type SessionDelta = components["schemas"]["SessionDelta"];
 /** The turn failed; a `session.status_idle` with stop reason `error` follows */
 export type SessionErrorEvent = components["schemas"]["SessionErrorEvent"];
 export type SessionEventPage = components["schemas"]["SessionEventPage"];

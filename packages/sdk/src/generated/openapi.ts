@@ -3765,6 +3765,26 @@ export interface components {
                 costUsd?: number | null;
             };
         };
+        /** @description A fragment of the reply being written (ephemeral, not a log entry) */
+        SessionDelta: {
+            /** @enum {string} */
+            type: "agent.delta";
+            /** @description The log's last `seq` when the model call started: the reply's entries come after it */
+            afterSeq: number;
+            /** @description The model call within the turn (1 for the turn's first call) */
+            call: number;
+            /**
+             * @description Reply text, reasoning text where the provider streams it, or a tool call's input JSON as it forms
+             * @enum {string}
+             */
+            kind: "text" | "reasoning" | "tool_input";
+            /** @description The next fragment; the fragments of one `kind` (and tool call) concatenate */
+            delta: string;
+            /** @description For `tool_input`: the tool call the fragment belongs to */
+            toolCallId?: string;
+            /** @description For `tool_input`: the tool being called */
+            toolName?: string;
+        };
         /** @description The turn failed; a `session.status_idle` with stop reason `error` follows */
         SessionErrorEvent: {
             /** @description Position in the log: 1, 2, 3… without gaps */
@@ -9129,6 +9149,11 @@ export interface operations {
                  * @example 0
                  */
                 afterSeq?: number | null;
+                /**
+                 * @description `true`: also send `agent.delta` events (the reply as it is written; ephemeral, not replayed)
+                 * @example true
+                 */
+                deltas?: "true" | "false";
             };
             header?: {
                 /**
@@ -9162,6 +9187,11 @@ export interface operations {
              *     proxies keep the connection open; clients ignore it. The stream does not end by itself when the session becomes
              *     idle: it ends when the client disconnects or the server shuts down (or fails); reconnect with `Last-Event-ID` set
              *     to the last `id` received to resume exactly there. A missing session is a 404 JSON error before any event is sent.
+             *
+             *     With `deltas=true` the stream also carries the reply as the model writes it: `event: agent.delta` frames without
+             *     `id:` whose `data:` is a SessionDelta (text, reasoning, or tool-call input fragments of one model call). They are
+             *     best effort and ephemeral (not log entries, not replayed on resume); the `agent.message` entry that follows is
+             *     authoritative. Without `deltas=true` the stream is exactly the log entries.
              */
             200: {
                 headers: {

@@ -1,5 +1,5 @@
 import { apiErrorOf, ConnectionError } from "../errors.js";
-import type { SessionLogEvent } from "../generated/api.js";
+import type { SessionDelta, SessionLogEvent } from "../generated/api.js";
 import { fillPath } from "../request-path.js";
 import { backoffDelay, sleep } from "../retry.js";
 import { parseSse } from "../sse.js";
@@ -18,7 +18,15 @@ export interface FollowOptions {
   heartbeatTimeout?: number;
   /** The session's project, instead of the client's. */
   projectId?: string;
+  /**
+   * Also yield `agent.delta` events (the reply as the model writes it). Best effort and ephemeral: not log entries,
+   * not replayed after a reconnection; the `agent.message` entry that follows is authoritative.
+   */
+  deltas?: boolean;
 }
+
+/** What a follower with `deltas: true` yields: log entries and live deltas (tell them apart by `type`). */
+export type FollowItem = SessionLogEvent | SessionDelta;
 
 export interface FollowClient {
   config: TransportConfig;
@@ -38,14 +46,33 @@ function isTransient(status: number): boolean {
  * a server that ends the stream (shutdown, deploy) is followed by a reconnection with backoff and `Last-Event-ID`
  * set to the last `seq` yielded: every entry is yielded once, in `seq` order, without gaps.
  */
-export async function* followSession(
+export function followSession(
+  client: FollowClient,
+  sessionId: string,
+  options: FollowOptions & { deltas: true },
+): AsyncGenerator<FollowItem, void, undefined>;
+export function followSession(
+  client: FollowClient,
+  sessionId: string,
+  options?: FollowOptions,
+): AsyncGenerator<SessionLogEvent, void, undefined>;
+export function followSession(
   client: FollowClient,
   sessionId: string,
   options: FollowOptions = {},
-): AsyncGenerator<SessionLogEvent, void, undefined> {
+): AsyncGenerator<FollowItem, void, undefined> {
+  return followItems(client, sessionId, options);
+}
+
+async function* followItems(
+  client: FollowClient,
+  sessionId: string,
+  options: FollowOptions,
+): AsyncGenerator<SessionLogEvent | SessionDelta, void, undefined> {
   const { config } = client;
   const projectId = await client.projectId(options);
-  const url = urlOf(config, fillPath(STREAM_PATH, { projectId, id: sessionId }));
+  const path = fillPath(STREAM_PATH, { projectId, id: sessionId });
+  const url = urlOf(config, path, options.deltas ? { deltas: "true" } : undefined);
   const maxReconnects = options.maxReconnects ?? DEFAULT_MAX_RECONNECTS;
   const heartbeatMs = options.heartbeatTimeout ?? DEFAULT_HEARTBEAT_TIMEOUT_MS;
   let lastSeq = options.afterSeq ?? 0;
@@ -80,6 +107,11 @@ export async function* followSession(
         retryAfter = response.headers.get("retry-after");
       } else {
         for await (const message of parseSse(response.body, rearm)) {
+          if (message.id === undefined) {
+            // A live delta (no `id:`): passed on as is, never counted as a position.
+            if (options.deltas && message.event === "agent.delta") yield JSON.parse(message.data) as SessionDelta;
+            continue;
+          }
           const event = JSON.parse(message.data) as SessionLogEvent;
           failures = 0;
           if (event.seq <= lastSeq) continue;

@@ -9,8 +9,9 @@ import type {
 } from "../generated/api.js";
 import type { ResourceClient } from "../resources.js";
 import type { RequestOptions, TransportConfig } from "../transport.js";
-import { type FollowOptions, followSession } from "./follow.js";
+import { type FollowItem, type FollowOptions, followSession } from "./follow.js";
 import { type SendableEvent, withIdempotencyKeys } from "./send.js";
+import { type StreamedReply, type StreamReplyOptions, streamReply } from "./stream-reply.js";
 import { type WaitForIdleOptions, waitForIdle } from "./wait-for-idle.js";
 
 /** A page of the log with typed entries. */
@@ -42,7 +43,10 @@ export interface SessionsResource extends Generated {
     options?: RequestOptions,
   ): ApiPromise<IngestAcknowledgement>;
   /** The live log over Server-Sent Events, resumed after dropped connections without gaps or repeats. */
+  follow(sessionId: string, options: FollowOptions & { deltas: true }): AsyncGenerator<FollowItem, void, undefined>;
   follow(sessionId: string, options?: FollowOptions): AsyncGenerator<SessionLogEvent, void, undefined>;
+  /** Follows one turn with live deltas (`onText`) and resolves with its final `agent.message`; see the README. */
+  streamReply(sessionId: string, options?: StreamReplyOptions): Promise<StreamedReply>;
   /** Resolves with the `session.status_idle` entry that ends the current (or next) turn; see the README. */
   waitForIdle(sessionId: string, options?: WaitForIdleOptions): Promise<SessionStatusIdleEvent>;
   /** Answers a tool use that waits for confirmation (`requiresConfirmation: true`). */
@@ -83,7 +87,9 @@ export function sessionsResource(
             : [events];
       return ingest(sessionId, list, options);
     },
-    follow: (sessionId, options) => followSession(followClient, sessionId, options),
+    follow: ((sessionId: string, options?: FollowOptions) =>
+      followSession(followClient, sessionId, options)) as SessionsResource["follow"],
+    streamReply: (sessionId, options) => streamReply({ sessions, follow: followClient }, sessionId, options),
     waitForIdle: (sessionId, options) => waitForIdle({ sessions, follow: followClient }, sessionId, options),
     confirmToolUse(sessionId, toolUseId, result, options = {}) {
       const { denyMessage, ...requestOptions } = options;

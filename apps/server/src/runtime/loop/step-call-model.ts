@@ -14,6 +14,7 @@ import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { CompactionRefused } from "./compaction.js";
 import { makeRoom, planPrompt } from "./context-limit.js";
 import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
+import { liveReplyFor } from "./live-reply.js";
 import type { LogState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
 import { idleStatus, type SessionPass } from "./pass.js";
@@ -144,6 +145,7 @@ async function modelCall(
   running.catch(() => cancel.abort());
   const started = performance.now();
   const model = formatModelSpec(spec);
+  const live = liveReplyFor(pass, state);
   const call = inSpan("model.call", { "gen_ai.request.model": model, "session.id": pass.info.id }, async (span) => {
     const result = await callModel({
       spec,
@@ -153,7 +155,8 @@ async function modelCall(
       messages: await withToolResultImages(pass.pool, pass.info.id, spec, messages),
       tools: tools.definitions,
       signal: AbortSignal.any([stepSignal, cancel.signal]),
-    });
+      ...live?.options,
+    }).finally(() => live?.close());
     span.setAttributes({
       "gen_ai.usage.input_tokens": result.usage.inputTokens,
       "gen_ai.usage.output_tokens": result.usage.outputTokens,

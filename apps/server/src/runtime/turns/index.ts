@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.js";
 import type { JobKind, NoPayload } from "../../jobs/index.js";
 import { providerSettingsOf } from "../../models/index.js";
-import { type LocalTurns, subscribeSessionEvents } from "../../sessions/index.js";
+import { type LocalTurns, subscribeSessionEvents, watchDeltaFollowers } from "../../sessions/index.js";
 import { createBrowserTooling } from "../browser/index.js";
 import { delegationTools } from "../delegation/delegation-tools.js";
 import { AgentConfigCache, LogCache } from "../loop/caches.js";
@@ -35,6 +35,7 @@ export function sessionTurns(ctx: AppContext, runner: () => InlineRunner): Sessi
   codeExecution.startSweeping();
   const codeTools = codeTooling(codeExecution);
   const logCache = new LogCache(settings.logCacheEvents);
+  watchDeltaFollowers(ctx);
   const kind = sessionTurnKind(
     ctx,
     {

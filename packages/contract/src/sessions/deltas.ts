@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+/**
+ * Live reply deltas: SSE events (`event: agent.delta`, no `id:` line) sent to followers of
+ * `GET …/sessions/:id/events/stream?deltas=true` while the model writes. They are not log entries: no `seq`, not
+ * replayed on resume, best effort (a follower that falls behind loses deltas, never entries). The `agent.message`
+ * entry that follows is authoritative and replaces them.
+ */
+export const SESSION_DELTA_EVENT = "agent.delta";
+
+export const SessionDeltaSchema = z
+  .object({
+    type: z.literal(SESSION_DELTA_EVENT),
+    afterSeq: z
+      .number()
+      .int()
+      .min(0)
+      .describe("The log's last `seq` when the model call started: the reply's entries come after it"),
+    call: z.number().int().min(1).describe("The model call within the turn (1 for the turn's first call)"),
+    kind: z
+      .enum(["text", "reasoning", "tool_input"])
+      .describe("Reply text, reasoning text where the provider streams it, or a tool call's input JSON as it forms"),
+    delta: z.string().describe("The next fragment; the fragments of one `kind` (and tool call) concatenate"),
+    toolCallId: z.string().optional().describe("For `tool_input`: the tool call the fragment belongs to"),
+    toolName: z.string().optional().describe("For `tool_input`: the tool being called"),
+  })
+  .describe("A fragment of the reply being written (ephemeral, not a log entry)");
+export type SessionDelta = z.infer<typeof SessionDeltaSchema>;
