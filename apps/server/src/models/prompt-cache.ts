@@ -1,4 +1,5 @@
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { ModelMessage } from "ai";
 import type { ModelSpec } from "./model-spec.js";
 
 const EPHEMERAL = { anthropic: { cacheControl: { type: "ephemeral" } } } as const;
@@ -19,4 +20,26 @@ export function withCacheBreakpoints(spec: ModelSpec, prompt: LanguageModelV3Pro
       ? { ...message, providerOptions: { ...message.providerOptions, ...EPHEMERAL } }
       : message,
   ) as LanguageModelV3Prompt;
+}
+
+/**
+ * The same breakpoints on a conversation in the AI SDK's message form (the streamed call, `streamText`): the system
+ * prompt goes in as a message so that it can carry its marker.
+ */
+export function withMessageCacheBreakpoints(
+  spec: ModelSpec,
+  system: string | undefined,
+  messages: ModelMessage[],
+): { system?: string; messages: ModelMessage[] } {
+  if (spec.provider !== "anthropic" || messages.length === 0) {
+    return { ...(system ? { system } : {}), messages };
+  }
+  const last = messages.length - 1;
+  const marked = messages.map((message, i) =>
+    i === last
+      ? ({ ...message, providerOptions: { ...message.providerOptions, ...EPHEMERAL } } as ModelMessage)
+      : message,
+  );
+  if (!system) return { messages: marked };
+  return { messages: [{ role: "system", content: system, providerOptions: EPHEMERAL }, ...marked] };
 }
