@@ -86,6 +86,7 @@ export const ERROR_STATUS = {
   "session.file_not_found": 404,
   "session.busy": 409,
   "session.workspace_full": 409,
+  "session.fork_point_open": 409,
   "environment.vault_not_found": 422,
   "environment.secret_not_found": 422,
 } as const;

@@ -246,6 +246,7 @@ export type AgentsListQuery = NonNullable<operations["agents.list"]["parameters"
 export type AgentsGetQuery = NonNullable<operations["agents.get"]["parameters"]["query"]>;
 export type AgentsListVersionsQuery = NonNullable<operations["agents.listVersions"]["parameters"]["query"]>;
 export type SessionsListQuery = NonNullable<operations["sessions.list"]["parameters"]["query"]>;
+export type SessionsForkBody = NonNullable<operations["sessions.fork"]["requestBody"]>["content"]["application/json"];
 export type SessionsListEventsQuery = NonNullable<operations["sessions.listEvents"]["parameters"]["query"]>;
 export type AutomationsListQuery = NonNullable<operations["automations.list"]["parameters"]["query"]>;
 export type AutomationsListRunsQuery = NonNullable<operations["automations.listRuns"]["parameters"]["query"]>;
@@ -344,6 +345,8 @@ export interface SessionsMethods {
   remove(id: string | number, options?: RequestOptions): ApiPromise<undefined>;
   /** Archive a session (idempotent); it then refuses new events (`POST /v1/projects/{projectId}/sessions/{id}/archive`) */
   archive(id: string | number, options?: RequestOptions): ApiPromise<Session>;
+  /** Fork a session at a `seq` of its log (`POST /v1/projects/{projectId}/sessions/{id}/fork`) */
+  fork(id: string | number, body: SessionsForkBody, options?: RequestOptions): ApiPromise<Session>;
   /** Send events to a session (`POST /v1/projects/{projectId}/sessions/{id}/events`) */
   ingestEvents(id: string | number, body: IngestEventsRequest, options?: RequestOptions): ApiPromise<IngestAcknowledgement>;
 }

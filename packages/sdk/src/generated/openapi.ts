@@ -469,6 +469,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{projectId}/sessions/{id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a session at a `seq` of its log
+         * @description A new session of the project whose log starts with copies of the source's entries up to `atSeq` (same `seq`s, same ids, copied by one statement), with the source's execution settings (environment, vaults, memory, loop settings), pinned to `agent` and running `model` when given, and `forkedFrom` set. Archived sources fork like active ones. When the copied log ends with input the agent has not answered (a `user.message` after the last turn), the fork's turn starts at once. A point inside an open turn (a turn running, or tool uses without results or waiting for an answer) is refused with 409 `session.fork_point_open`; `atSeq` beyond the log is 400 `request.invalid`.
+         *
+         *     Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
+         */
+        post: operations["sessions.fork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{projectId}/sessions/{id}/events": {
         parameters: {
             query?: never;
@@ -3600,6 +3622,11 @@ export interface components {
             }[];
             /** @description The coordinator's session when this one is a delegation */
             parentSessionId: string | null;
+            /** @description A fork's origin: the source session and the `seq` up to which its log was copied (same `seq`s and ids) */
+            forkedFrom: {
+                sessionId: string;
+                seq: number;
+            } | null;
             /** @description `seq` of the newest log entry (0 when the log is empty) */
             lastSeq: number;
             /**
@@ -7751,6 +7778,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "parentSessionId": "string",
+                     *           "forkedFrom": {
+                     *             "sessionId": "string",
+                     *             "seq": 0
+                     *           },
                      *           "lastSeq": 0,
                      *           "createdAt": "2019-08-24T14:15:22Z",
                      *           "updatedAt": "2019-08-24T14:15:22Z",
@@ -7903,6 +7934,10 @@ export interface operations {
                      *       "vaultIds": [],
                      *       "resources": [],
                      *       "parentSessionId": null,
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
                      *       "lastSeq": 1,
                      *       "createdAt": "2026-01-15T10:00:00.000Z",
                      *       "updatedAt": "2026-01-15T10:00:00.000Z",
@@ -8084,6 +8119,10 @@ export interface operations {
                      *         }
                      *       ],
                      *       "parentSessionId": "string",
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
                      *       "lastSeq": 0,
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
@@ -8338,6 +8377,10 @@ export interface operations {
                      *         }
                      *       ],
                      *       "parentSessionId": "string",
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
                      *       "lastSeq": 0,
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
@@ -8512,6 +8555,10 @@ export interface operations {
                      *         }
                      *       ],
                      *       "parentSessionId": "string",
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
                      *       "lastSeq": 0,
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
@@ -8552,6 +8599,230 @@ export interface operations {
                 };
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "sessions.fork": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key stores its answer (not a 5xx) for 24 hours; the same key with the same method, path and body replays it with `Idempotent-Replayed: true`; with another request it is a 409 `idempotency.conflict`, and while the first is still running a 409 `idempotency.in_progress`.
+                 * @example 6f1c2a70-2f5e-4a53-9a57-1f0c2b1d9e11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+                /** @example sess_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "atSeq": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Copy the source's log up to and including this `seq` */
+                    atSeq: number;
+                    /** @description Another agent version for the fork; absent: the source's version */
+                    agent?: string | {
+                        id: string;
+                        version: number;
+                    };
+                    /** @description Replaces the agent version's model in the fork */
+                    model?: string | {
+                        /** @description `<provider>/<model-id>`, or the bare model id when `provider` is given */
+                        id: string;
+                        /** @enum {string} */
+                        provider?: "anthropic" | "openai" | "openai-compatible" | "builtin";
+                        temperature?: number;
+                        maxOutputTokens?: number;
+                        /** @description Tokens the model accepts in one call (prompt and output). Needed for a model the catalogue does not know (e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows */
+                        contextWindow?: number;
+                        /** @description Prices of a model, for cost estimates (the model catalogue's when absent) */
+                        pricing?: {
+                            /** @description US dollars per million input tokens */
+                            input: number;
+                            /** @description US dollars per million output tokens */
+                            output: number;
+                            /** @description Per million input tokens read from the prompt cache */
+                            cachedInputRead?: number;
+                            /** @description Per million input tokens written to the prompt cache */
+                            cachedInputWrite?: number;
+                        };
+                    };
+                    /** @description Absent: the source's title */
+                    title?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Session */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "projectId": "string",
+                     *       "agent": {
+                     *         "id": "string",
+                     *         "version": 0
+                     *       },
+                     *       "title": "string",
+                     *       "metadata": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "status": "idle",
+                     *       "stopReason": "end_turn",
+                     *       "pendingActions": [
+                     *         {
+                     *           "toolUseId": "string",
+                     *           "kind": "confirmation",
+                     *           "name": "string"
+                     *         }
+                     *       ],
+                     *       "environmentId": "string",
+                     *       "vaultIds": [
+                     *         "string"
+                     *       ],
+                     *       "resources": [
+                     *         {
+                     *           "memoryStoreId": "string",
+                     *           "memoryStoreName": "string",
+                     *           "mode": "read-only"
+                     *         }
+                     *       ],
+                     *       "parentSessionId": "string",
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
+                     *       "lastSeq": 0,
+                     *       "createdAt": "2019-08-24T14:15:22Z",
+                     *       "updatedAt": "2019-08-24T14:15:22Z",
+                     *       "archivedAt": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden. Codes: `budget.exceeded`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`, `session.not_found`, `agent.not_found`, `agent.version_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`, `agent.archived`, `session.fork_point_open`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8838,6 +9109,10 @@ export interface operations {
                      *         "vaultIds": [],
                      *         "resources": [],
                      *         "parentSessionId": null,
+                     *         "forkedFrom": {
+                     *           "sessionId": "string",
+                     *           "seq": 0
+                     *         },
                      *         "lastSeq": 7,
                      *         "createdAt": "2026-01-15T10:00:00.000Z",
                      *         "updatedAt": "2026-01-15T10:02:00.000Z",

@@ -39,6 +39,7 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
     update: ["PATCH", "/v1/projects/:projectId/sessions/:id", "body"],
     remove: ["DELETE", "/v1/projects/:projectId/sessions/:id", ""],
     archive: ["POST", "/v1/projects/:projectId/sessions/:id/archive", ""],
+    fork: ["POST", "/v1/projects/:projectId/sessions/:id/fork", "body"],
     ingestEvents: ["POST", "/v1/projects/:projectId/sessions/:id/events", "body"],
     listEvents: ["GET", "/v1/projects/:projectId/sessions/:id/events", "query seq"],
   },

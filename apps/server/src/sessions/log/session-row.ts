@@ -23,6 +23,8 @@ export interface SessionRow {
   vaultIds: string[] | null;
   resources: SessionResource[];
   parentSessionId: string | null;
+  forkedFromSessionId: string | null;
+  forkedFromSeq: number | null;
   lastSeq: number;
   createdAt: Date;
   updatedAt: Date;
@@ -30,7 +32,8 @@ export interface SessionRow {
 }
 
 export const SESSION_COLUMNS = `"id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata", "status",
-  "stopReason", "pendingActions", "environmentId", "vaultIds", "resources", "parentSessionId", "lastSeq", "createdAt",
+  "stopReason", "pendingActions", "environmentId", "vaultIds", "resources", "parentSessionId", "forkedFromSessionId",
+  "forkedFromSeq", "lastSeq", "createdAt",
   "updatedAt", "archivedAt"`;
 
 export function toSession(row: SessionRow): Session {
@@ -47,6 +50,8 @@ export function toSession(row: SessionRow): Session {
     vaultIds: row.vaultIds ?? [],
     resources: row.resources,
     parentSessionId: row.parentSessionId,
+    forkedFrom:
+      row.forkedFromSessionId === null ? null : { sessionId: row.forkedFromSessionId, seq: row.forkedFromSeq! },
     lastSeq: row.lastSeq,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
