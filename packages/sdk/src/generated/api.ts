@@ -270,6 +270,7 @@ export type KnowledgeBasesListQuery = NonNullable<operations["knowledgeBases.lis
 export type KnowledgeBasesListDocumentsQuery = NonNullable<operations["knowledgeBases.listDocuments"]["parameters"]["query"]>;
 export type DatasetsListQuery = NonNullable<operations["datasets.list"]["parameters"]["query"]>;
 export type DatasetsListCasesQuery = NonNullable<operations["datasets.listCases"]["parameters"]["query"]>;
+export type DatasetsAppendCaseFromSessionBody = NonNullable<operations["datasets.appendCaseFromSession"]["requestBody"]>["content"]["application/json"];
 export type BudgetsListQuery = NonNullable<operations["budgets.list"]["parameters"]["query"]>;
 export type ServerlessToolsListQuery = NonNullable<operations["serverlessTools.list"]["parameters"]["query"]>;
 export type ServerlessToolsGetQuery = NonNullable<operations["serverlessTools.get"]["parameters"]["query"]>;
@@ -519,6 +520,8 @@ export interface DatasetsMethods {
   appendCases(id: string | number, body: AppendDatasetCasesRequest, options?: RequestOptions): ApiPromise<AppendedDatasetCases>;
   /** List cases in dataset order (by position) (`GET /v1/projects/{projectId}/datasets/{id}/cases`) */
   listCases(id: string | number, query?: DatasetsListCasesQuery, options?: RequestOptions): PagePromise<DatasetCasePage, DatasetCase>;
+  /** Append a case made from a session's turn (`POST /v1/projects/{projectId}/datasets/{id}/cases/from-session`) */
+  appendCaseFromSession(id: string | number, body: DatasetsAppendCaseFromSessionBody, options?: RequestOptions): ApiPromise<DatasetCase>;
 }
 
 /** `platform.budgets` */

@@ -1513,6 +1513,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{projectId}/datasets/{id}/cases/from-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append a case made from a session's turn
+         * @description `input` is the text of the `user.message` at `seq`; `expected` the turn's final answer (its last `agent.message` before the turn's `session.status_idle`; null when the turn has none) unless given; with `includeConversation` the user and agent messages before `seq` become `conversation`. `metadata` links back: `sourceSessionId`, `sourceSeq`. A session of another project is 404 `session.not_found`; a `seq` that is not a `user.message` of the session is 400 `request.invalid`.
+         *
+         *     Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
+         */
+        post: operations["datasets.appendCaseFromSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/budgets": {
         parameters: {
             query?: never;
@@ -2112,6 +2134,21 @@ export interface components {
                 input: string;
                 /** @description Reference output, for scorers */
                 expected?: string;
+                /** @description Multi-turn cases: the messages before `input`, oldest first (at most 200); an agent task starts the case's session with them as finished turns, a model task sends them before `input` */
+                conversation?: {
+                    /** @enum {string} */
+                    role: "user" | "assistant";
+                    text: string;
+                }[];
+                /** @description The tool calls the `trajectory` scorer expects, in order (at most 100) */
+                expectedTools?: {
+                    /** @description Tool name as the agent calls it (`<server>__<tool>` for MCP tools) */
+                    name: string;
+                    /** @description Matched by subset: each key given must be in the call, with an equal (deep) value */
+                    arguments?: {
+                        [key: string]: unknown;
+                    };
+                }[];
                 metadata?: components["schemas"]["Metadata"];
             }[];
         };
@@ -2576,6 +2613,21 @@ export interface components {
                 input: string;
                 /** @description Reference output, for scorers */
                 expected?: string;
+                /** @description Multi-turn cases: the messages before `input`, oldest first (at most 200); an agent task starts the case's session with them as finished turns, a model task sends them before `input` */
+                conversation?: {
+                    /** @enum {string} */
+                    role: "user" | "assistant";
+                    text: string;
+                }[];
+                /** @description The tool calls the `trajectory` scorer expects, in order (at most 100) */
+                expectedTools?: {
+                    /** @description Tool name as the agent calls it (`<server>__<tool>` for MCP tools) */
+                    name: string;
+                    /** @description Matched by subset: each key given must be in the call, with an equal (deep) value */
+                    arguments?: {
+                        [key: string]: unknown;
+                    };
+                }[];
                 metadata?: components["schemas"]["Metadata"];
             }[];
         };
@@ -2760,6 +2812,21 @@ export interface components {
             position: number;
             input: string;
             expected: string | null;
+            /** @description The messages before `input` (multi-turn cases); null for a single-turn case */
+            conversation: {
+                /** @enum {string} */
+                role: "user" | "assistant";
+                text: string;
+            }[] | null;
+            /** @description Expected tool calls; null when not given */
+            expectedTools: {
+                /** @description Tool name as the agent calls it (`<server>__<tool>` for MCP tools) */
+                name: string;
+                /** @description Matched by subset: each key given must be in the call, with an equal (deep) value */
+                arguments?: {
+                    [key: string]: unknown;
+                };
+            }[] | null;
             metadata: {
                 [key: string]: string;
             };
@@ -18037,6 +18104,21 @@ export interface operations {
                      *           "position": 0,
                      *           "input": "string",
                      *           "expected": "string",
+                     *           "conversation": [
+                     *             {
+                     *               "role": "user",
+                     *               "text": "string"
+                     *             }
+                     *           ],
+                     *           "expectedTools": [
+                     *             {
+                     *               "name": "string",
+                     *               "arguments": {
+                     *                 "property1": null,
+                     *                 "property2": null
+                     *               }
+                     *             }
+                     *           ],
                      *           "metadata": {
                      *             "property1": "string",
                      *             "property2": "string"
@@ -18203,6 +18285,197 @@ export interface operations {
                 };
             };
             /** @description Not found. Codes: `project.not_found`, `dataset.not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`, `dataset.too_many_cases`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "datasets.appendCaseFromSession": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key stores its answer (not a 5xx) for 24 hours; the same key with the same method, path and body replays it with `Idempotent-Replayed: true`; with another request it is a 409 `idempotency.conflict`, and while the first is still running a 409 `idempotency.in_progress`.
+                 * @example 6f1c2a70-2f5e-4a53-9a57-1f0c2b1d9e11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+                /** @example ds_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sessionId": "string",
+                 *       "seq": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description `sess_` id of a session of the project */
+                    sessionId: string;
+                    /** @description `seq` of the `user.message` that starts the turn */
+                    seq: number;
+                    /**
+                     * @description Make a multi-turn case: the session's messages before `seq` become the case's `conversation`
+                     * @default false
+                     */
+                    includeConversation?: boolean;
+                    /** @description Replaces the agent's answer as `expected` (null: none); absent: the turn's last `agent.message` */
+                    expected?: string | null;
+                    /** @description The tool calls the `trajectory` scorer expects, in order (at most 100) */
+                    expectedTools?: {
+                        /** @description Tool name as the agent calls it (`<server>__<tool>` for MCP tools) */
+                        name: string;
+                        /** @description Matched by subset: each key given must be in the call, with an equal (deep) value */
+                        arguments?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    /** @description Added to `sourceSessionId` and `sourceSeq` */
+                    metadata?: components["schemas"]["Metadata"];
+                };
+            };
+        };
+        responses: {
+            /** @description Dataset case */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "stringst",
+                     *       "datasetId": "string",
+                     *       "position": 0,
+                     *       "input": "string",
+                     *       "expected": "string",
+                     *       "conversation": [
+                     *         {
+                     *           "role": "user",
+                     *           "text": "string"
+                     *         }
+                     *       ],
+                     *       "expectedTools": [
+                     *         {
+                     *           "name": "string",
+                     *           "arguments": {
+                     *             "property1": null,
+                     *             "property2": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "createdAt": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DatasetCase"];
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`, `dataset.not_found`, `session.not_found`. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

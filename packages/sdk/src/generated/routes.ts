@@ -127,6 +127,7 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
     get: ["GET", "/v1/projects/:projectId/datasets/:id", ""],
     appendCases: ["POST", "/v1/projects/:projectId/datasets/:id/cases", "body"],
     listCases: ["GET", "/v1/projects/:projectId/datasets/:id/cases", "query cursor"],
+    appendCaseFromSession: ["POST", "/v1/projects/:projectId/datasets/:id/cases/from-session", "body"],
   },
   budgets: {
     create: ["POST", "/v1/budgets", "body"],

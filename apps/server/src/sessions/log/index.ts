@@ -46,4 +46,5 @@ export {
 } from "./session-lookups.js";
 export { getSession, listSessionEvents, listSessionEventsJson, listSessions } from "./session-queries.js";
 export { type ExecutionSettings, type SessionRow, toSession } from "./session-row.js";
+export { readTurnForCase, type TurnForCase } from "./turn-for-case.js";
 export { requestTurn, SESSION_TURN_JOB, SESSION_TURN_KIND, turnDueInMs } from "./turn-job.js";
