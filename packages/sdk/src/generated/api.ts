@@ -46,8 +46,12 @@ export type AutomationTriggerInput = components["schemas"]["AutomationTriggerInp
 /** Budget: a consumption ceiling for the workspace or one agent */
 export type Budget = components["schemas"]["Budget"];
 export type BudgetPage = components["schemas"]["BudgetPage"];
+/** Passes when the number of tool calls or model calls of the case is within [min, max] */
+export type CallCountScorer = components["schemas"]["CallCountScorer"];
 /** Passes (score 1) when the output contains `value` */
 export type ContainsScorer = components["schemas"]["ContainsScorer"];
+/** Passes when the task's estimated cost (judges excluded) is at most `maxUsd`; an unknown price fails */
+export type CostScorer = components["schemas"]["CostScorer"];
 /** Agent configuration; `name` and `model` are required */
 export type CreateAgentRequest = components["schemas"]["CreateAgentRequest"];
 export type CreateApiKeyRequest = components["schemas"]["CreateApiKeyRequest"];
@@ -109,6 +113,8 @@ export type KnowledgeDocumentSummary = components["schemas"]["KnowledgeDocumentS
 export type KnowledgeDocumentSummaryPage = components["schemas"]["KnowledgeDocumentSummaryPage"];
 export type KnowledgeSearchRequest = components["schemas"]["KnowledgeSearchRequest"];
 export type KnowledgeSearchResult = components["schemas"]["KnowledgeSearchResult"];
+/** Passes when the task took at most `maxMs` milliseconds (from the case's start to its output) */
+export type LatencyScorer = components["schemas"]["LatencyScorer"];
 export type LimitedNetworking = components["schemas"]["LimitedNetworking"];
 /** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
 export type LlmJudgeScorer = components["schemas"]["LlmJudgeScorer"];
@@ -195,6 +201,8 @@ export type SkillSummaryPage = components["schemas"]["SkillSummaryPage"];
 /** A published version of a skill */
 export type SkillVersion = components["schemas"]["SkillVersion"];
 export type SkillVersionPage = components["schemas"]["SkillVersionPage"];
+/** Agent tasks: compares the tool calls of the case's session with the case's `expectedTools` (arguments matched by subset); scores F1, reports precision/recall/F1; passes when the mode's condition holds */
+export type TrajectoryScorer = components["schemas"]["TrajectoryScorer"];
 export type UpdateAgentRequest = components["schemas"]["UpdateAgentRequest"];
 /** Only the fields present change (`agentId` cannot). References that actually changed are validated again; an unchanged pin of an agent archived since does not block the edit */
 export type UpdateAutomationRequest = components["schemas"]["UpdateAutomationRequest"];

@@ -2351,6 +2351,22 @@ export interface components {
             hasMore: boolean;
             nextCursor: string | null;
         };
+        /** @description Passes when the number of tool calls or model calls of the case is within [min, max] */
+        CallCountScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "call_count";
+            /**
+             * @description What to count in the case's run
+             * @enum {string}
+             */
+            of: "tool_calls" | "model_calls";
+            max: number;
+            /** @description Default 0 */
+            min?: number;
+        };
         /** @description Passes (score 1) when the output contains `value` */
         ContainsScorer: {
             /**
@@ -2361,6 +2377,15 @@ export interface components {
             value: string;
             /** @description Default false */
             caseSensitive?: boolean;
+        };
+        /** @description Passes when the task's estimated cost (judges excluded) is at most `maxUsd`; an unknown price fails */
+        CostScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cost";
+            maxUsd: number;
         };
         /** @description Agent configuration; `name` and `model` are required */
         CreateAgentRequest: {
@@ -2986,11 +3011,19 @@ export interface components {
                 passRate: number | null;
                 scorers: {
                     /** @enum {string} */
-                    type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge";
+                    type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge" | "trajectory" | "call_count" | "cost" | "latency";
                     /** @description Mean score over the completed cases; null when none completed */
                     meanScore: number | null;
                     /** @description Share of completed cases this scorer passed */
                     passRate: number | null;
+                    /** @description `trajectory` scorer: the means over the completed cases */
+                    trajectory?: {
+                        /** @description Share of the calls made that were expected */
+                        precision: number;
+                        /** @description Share of the expected calls that were made */
+                        recall: number;
+                        f1: number;
+                    };
                 }[];
                 latencyMs: {
                     p50: number | null;
@@ -3042,7 +3075,7 @@ export interface components {
             };
             scorers: {
                 /** @enum {string} */
-                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge";
+                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge" | "trajectory" | "call_count" | "cost" | "latency";
                 meanScore: {
                     experiment: number | null;
                     baseline: number | null;
@@ -3086,11 +3119,19 @@ export interface components {
             output: string | null;
             scores: {
                 /** @enum {string} */
-                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge";
+                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge" | "trajectory" | "call_count" | "cost" | "latency";
                 score: number;
                 passed: boolean;
                 /** @description Why, where meaningful (a judge's reason, what was missing) */
                 reason: string | null;
+                /** @description `trajectory` scorer only */
+                trajectory?: {
+                    /** @description Share of the calls made that were expected */
+                    precision: number;
+                    /** @description Share of the expected calls that were made */
+                    recall: number;
+                    f1: number;
+                };
             }[];
             latencyMs: number | null;
             usage: {
@@ -3232,6 +3273,15 @@ export interface components {
                     [key: string]: string;
                 };
             }[];
+        };
+        /** @description Passes when the task took at most `maxMs` milliseconds (from the case's start to its output) */
+        LatencyScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "latency";
+            maxMs: number;
         };
         LimitedNetworking: {
             /**
@@ -3578,7 +3628,7 @@ export interface components {
             /** @description Delays each firing by a stable pseudo-random amount from 0 to this many seconds (0 to 3600, default 0), to spread automations that share a schedule; never past the next scheduled time. */
             jitterSeconds?: number;
         };
-        Scorer: components["schemas"]["ContainsScorer"] | components["schemas"]["ExactMatchScorer"] | components["schemas"]["RegexScorer"] | components["schemas"]["JsonValidScorer"] | components["schemas"]["NotEmptyScorer"] | components["schemas"]["LlmJudgeScorer"];
+        Scorer: components["schemas"]["ContainsScorer"] | components["schemas"]["ExactMatchScorer"] | components["schemas"]["RegexScorer"] | components["schemas"]["JsonValidScorer"] | components["schemas"]["NotEmptyScorer"] | components["schemas"]["LlmJudgeScorer"] | components["schemas"]["TrajectoryScorer"] | components["schemas"]["CallCountScorer"] | components["schemas"]["CostScorer"] | components["schemas"]["LatencyScorer"];
         /** @description Serverless tool: an HTTP endpoint exposed to agents as a tool, versioned like agents */
         ServerlessTool: {
             /** @description `stool_` id */
@@ -3999,6 +4049,20 @@ export interface components {
             data: components["schemas"]["SkillVersion"][];
             hasMore: boolean;
             nextCursor: string | null;
+        };
+        /** @description Agent tasks: compares the tool calls of the case's session with the case's `expectedTools` (arguments matched by subset); scores F1, reports precision/recall/F1; passes when the mode's condition holds */
+        TrajectoryScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "trajectory";
+            /**
+             * @description `exact`: the calls are the expected ones, in order, and nothing else; `in_order` (default): the expected calls appear in this order, other calls may come between; `any_order`: the expected calls all appear, in any order
+             * @default in_order
+             * @enum {string}
+             */
+            mode?: "exact" | "in_order" | "any_order";
         };
         UpdateAgentRequest: {
             /** @description The current version you expect (optimistic lock) */
@@ -10985,7 +11049,12 @@ export interface operations {
                      *               {
                      *                 "type": "contains",
                      *                 "meanScore": 0,
-                     *                 "passRate": 0
+                     *                 "passRate": 0,
+                     *                 "trajectory": {
+                     *                   "precision": 0,
+                     *                   "recall": 0,
+                     *                   "f1": 0
+                     *                 }
                      *               }
                      *             ],
                      *             "latencyMs": {
@@ -11166,7 +11235,12 @@ export interface operations {
                      *           {
                      *             "type": "contains",
                      *             "meanScore": 0,
-                     *             "passRate": 0
+                     *             "passRate": 0,
+                     *             "trajectory": {
+                     *               "precision": 0,
+                     *               "recall": 0,
+                     *               "f1": 0
+                     *             }
                      *           }
                      *         ],
                      *         "latencyMs": {
@@ -11367,7 +11441,12 @@ export interface operations {
                      *           {
                      *             "type": "contains",
                      *             "meanScore": 0,
-                     *             "passRate": 0
+                     *             "passRate": 0,
+                     *             "trajectory": {
+                     *               "precision": 0,
+                     *               "recall": 0,
+                     *               "f1": 0
+                     *             }
                      *           }
                      *         ],
                      *         "latencyMs": {
@@ -11504,7 +11583,12 @@ export interface operations {
                      *               "type": "contains",
                      *               "score": 0,
                      *               "passed": true,
-                     *               "reason": "string"
+                     *               "reason": "string",
+                     *               "trajectory": {
+                     *                 "precision": 0,
+                     *                 "recall": 0,
+                     *                 "f1": 0
+                     *               }
                      *             }
                      *           ],
                      *           "latencyMs": 0,
