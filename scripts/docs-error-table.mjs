@@ -105,6 +105,8 @@ export const MEANINGS = {
   "session.file_not_found": "the session's workspace has no file at this path (or it is a link or a folder)",
   "session.busy": "a file upload while a turn is running",
   "session.workspace_full": "the upload would take the session's workspace past the environment's `workspaceMb`",
+  "session.fork_point_open":
+    "the fork point is inside an open turn (running, a tool use without a result, or waiting on pending actions)",
   "environment.vault_not_found": "an environment secret references a vault that is not in the workspace",
   "environment.secret_not_found": "an environment secret references a key the vault does not hold",
 };
