@@ -49,7 +49,7 @@ export async function readTurnForCase(
   if (!rows[0]) throw notFound("session.not_found", "Session", sessionId);
   const messages = rows[0].messages ?? [];
   const start = messages.find((m) => m.seq === seq);
-  if (!start || start.type !== "user.message") {
+  if (start?.type !== "user.message") {
     throw new AppError("request.invalid", `Entry ${seq} of session ${sessionId} is not a user.message`, {
       issues: [{ path: "body.seq", message: "must be the seq of a user.message of the session" }],
     });
