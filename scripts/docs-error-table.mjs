@@ -49,6 +49,7 @@ export const MEANINGS = {
   "environment.is_default": "the project's default environment cannot be archived",
   "memory_entry.not_found": "the memory store has no entry with this key",
   "dataset.too_many_cases": "the append would take the dataset past 10,000 cases (nothing is written)",
+  "dataset.case_not_found": "no such case in the dataset (or the dataset is in another project)",
   "budget.agent_not_found": "an agent-scoped budget names an agent that is not in the workspace",
   "serverless.tool_not_found":
     "an agent references a serverless tool version that does not exist in the project, or an archived tool",

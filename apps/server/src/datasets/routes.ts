@@ -5,6 +5,7 @@ import { projectScope } from "../http/auth-context.js";
 import { appendDatasetCases } from "./append-cases.js";
 import { appendCaseFromSession } from "./case-from-session.js";
 import { createDataset, getDataset, listDatasetCases, listDatasets } from "./datasets-service.js";
+import { updateDatasetCase } from "./update-case.js";
 
 const s = initServer();
 
@@ -32,6 +33,10 @@ export function datasetRoutes(ctx: AppContext) {
     appendCaseFromSession: async ({ req, params, body }) => ({
       status: 201,
       body: await appendCaseFromSession(ctx, project(req, params.projectId), params.id, body),
+    }),
+    updateCase: async ({ req, params, body }) => ({
+      status: 200,
+      body: await updateDatasetCase(prisma, project(req, params.projectId), params.id, params.caseId, body),
     }),
     listCases: async ({ req, params, query }) => ({
       status: 200,

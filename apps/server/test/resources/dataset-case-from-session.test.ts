@@ -86,3 +86,27 @@ describe("a dataset case from a session's turn", () => {
     expect(dataset.body.caseCount).toBe(1);
   });
 });
+
+describe("editing a case after it was added", () => {
+  it("changes expected and expectedTools only, null removes; unknown case or dataset is 404", async () => {
+    const sessionId = await twoTurnSession();
+    const datasetId = await createDataset(t, t.tenant, [{ input: "existing" }]);
+    const added = await fromSession(datasetId, { sessionId, seq: 1 });
+    const patch = (body: Record<string, unknown>, caseId = added.body.id, tenant = t.tenant, ds = datasetId) =>
+      t.http.patch(`${tenant.base}/datasets/${ds}/cases/${caseId}`).set(tenant.auth).send(body);
+    const fixed = await patch({ expected: "Paris is in France.", expectedTools: [{ name: "lookup" }] });
+    expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    expect(fixed.body).toEqual({
+      ...added.body,
+      expected: "Paris is in France.",
+      expectedTools: [{ name: "lookup" }],
+    });
+    const cleared = await patch({ expectedTools: null });
+    expect(cleared.body).toMatchObject({ expected: "Paris is in France.", expectedTools: null });
+    expectInvalid(await patch({ input: "changed" }), ["body"]);
+    expectError(await patch({ expected: "x" }, "dscase_missing"), 404, "dataset.case_not_found");
+    expectError(await patch({ expected: "x" }, added.body.id, t.tenant, "ds_missing"), 404, "dataset.not_found");
+    const other = await t.newTenant();
+    expectError(await patch({ expected: "x" }, added.body.id, other), 404, "dataset.not_found");
+  });
+});

@@ -47,6 +47,7 @@ describe("POST /sessions", () => {
       vaultIds: [],
       resources: [],
       parentSessionId: null,
+      forkedFrom: null,
       lastSeq: 0,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),

@@ -10,7 +10,7 @@ import {
   ExpectedToolCallSchema,
   ExpectedToolsSchema,
 } from "./dataset-case-fields.js";
-import { boundedText, NameFilterQuery, ProjectItemParams, ProjectParams } from "./shared.js";
+import { boundedText, NameFilterQuery, PathId, ProjectItemParams, ProjectParams } from "./shared.js";
 
 export const DatasetCaseInputSchema = z
   .object({
@@ -87,6 +87,16 @@ export const CaseFromSessionSchema = z
   })
   .strict();
 
+export const UpdateDatasetCaseSchema = z
+  .object({
+    expected: boundedText(LIMITS.datasetCaseTextBytes)
+      .nullable()
+      .optional()
+      .describe("New reference output; null: none"),
+    expectedTools: ExpectedToolsSchema.nullable().optional().describe("New expected tool calls; null: none"),
+  })
+  .strict();
+
 export const datasetsContract = c.router(
   {
     create: {
@@ -137,6 +147,19 @@ export const datasetsContract = c.router(
         errors: ["dataset.not_found", "dataset.too_many_cases", "session.not_found"],
       } satisfies RouteDocMetadata,
     },
+    updateCase: {
+      method: "PATCH",
+      path: "/v1/projects/:projectId/datasets/:id/cases/:caseId",
+      pathParams: z.object({ projectId: PathId, id: PathId, caseId: PathId }),
+      body: UpdateDatasetCaseSchema,
+      responses: { 200: DatasetCaseSchema },
+      summary: "Edit a case's expected output or expected tool calls",
+      description:
+        "Only `expected` and `expectedTools` (each left as is when absent, removed with null); `input`, " +
+        "`conversation` and the position do not change. Experiments already created keep the copy they froze. An " +
+        "unknown case, or one of another dataset or project, is 404 `dataset.case_not_found`.",
+      metadata: { errors: ["dataset.not_found", "dataset.case_not_found"] } satisfies RouteDocMetadata,
+    },
     listCases: {
       method: "GET",
       path: "/v1/projects/:projectId/datasets/:id/cases",
@@ -152,4 +175,5 @@ export const datasetsContract = c.router(
 export type Dataset = z.infer<typeof DatasetSchema>;
 export type DatasetCase = z.infer<typeof DatasetCaseSchema>;
 export type DatasetCaseInput = z.infer<typeof DatasetCaseInputSchema>;
+export type UpdateDatasetCase = z.infer<typeof UpdateDatasetCaseSchema>;
 export type CaseFromSession = z.infer<typeof CaseFromSessionSchema>;

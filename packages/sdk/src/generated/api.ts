@@ -279,6 +279,7 @@ export type KnowledgeBasesListDocumentsQuery = NonNullable<operations["knowledge
 export type DatasetsListQuery = NonNullable<operations["datasets.list"]["parameters"]["query"]>;
 export type DatasetsListCasesQuery = NonNullable<operations["datasets.listCases"]["parameters"]["query"]>;
 export type DatasetsAppendCaseFromSessionBody = NonNullable<operations["datasets.appendCaseFromSession"]["requestBody"]>["content"]["application/json"];
+export type DatasetsUpdateCaseBody = NonNullable<operations["datasets.updateCase"]["requestBody"]>["content"]["application/json"];
 export type BudgetsListQuery = NonNullable<operations["budgets.list"]["parameters"]["query"]>;
 export type ServerlessToolsListQuery = NonNullable<operations["serverlessTools.list"]["parameters"]["query"]>;
 export type ServerlessToolsGetQuery = NonNullable<operations["serverlessTools.get"]["parameters"]["query"]>;
@@ -530,6 +531,8 @@ export interface DatasetsMethods {
   listCases(id: string | number, query?: DatasetsListCasesQuery, options?: RequestOptions): PagePromise<DatasetCasePage, DatasetCase>;
   /** Append a case made from a session's turn (`POST /v1/projects/{projectId}/datasets/{id}/cases/from-session`) */
   appendCaseFromSession(id: string | number, body: DatasetsAppendCaseFromSessionBody, options?: RequestOptions): ApiPromise<DatasetCase>;
+  /** Edit a case's expected output or expected tool calls (`PATCH /v1/projects/{projectId}/datasets/{id}/cases/{caseId}`) */
+  updateCase(id: string | number, caseId: string | number, body?: DatasetsUpdateCaseBody, options?: RequestOptions): ApiPromise<DatasetCase>;
 }
 
 /** `platform.budgets` */

@@ -128,6 +128,7 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
     appendCases: ["POST", "/v1/projects/:projectId/datasets/:id/cases", "body"],
     listCases: ["GET", "/v1/projects/:projectId/datasets/:id/cases", "query cursor"],
     appendCaseFromSession: ["POST", "/v1/projects/:projectId/datasets/:id/cases/from-session", "body"],
+    updateCase: ["PATCH", "/v1/projects/:projectId/datasets/:id/cases/:caseId", "body"],
   },
   budgets: {
     create: ["POST", "/v1/budgets", "body"],
