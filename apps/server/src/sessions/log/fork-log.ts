@@ -110,8 +110,8 @@ export async function insertFork(client: pg.PoolClient, fork: NewFork): Promise<
        RETURNING ${SESSION_COLUMNS}
      ), copied AS (
        INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey", "createdAt")
-       SELECT (SELECT "id" FROM created), e."seq", e."id", e."type", e."payload", e."idempotencyKey", e."createdAt"
-       FROM session_events e WHERE e."sessionId" = $2 AND e."seq" <= $8
+       SELECT c."id", e."seq", e."id", e."type", e."payload", e."idempotencyKey", e."createdAt"
+       FROM created c JOIN session_events e ON e."sessionId" = $2 AND e."seq" <= $8
      )
      SELECT * FROM created`,
     [
@@ -125,6 +125,8 @@ export async function insertFork(client: pg.PoolClient, fork: NewFork): Promise<
       fork.atSeq,
     ],
   );
+  // The source was deleted since its fork point was read: nothing was written.
+  if (!rows[0]) throw notFound("session.not_found", "Session", fork.sourceId);
   await copyLoopSettings(client, fork.sourceId, id, fork.model);
   if (fork.point.pendingInput) await requestTurn(client, id);
   return rows[0]!;
