@@ -104,6 +104,25 @@ describe("fork a session", () => {
     expect(listed.body.data).toHaveLength(1); // nothing half-written
   });
 
+  it("runs the fork on another model when asked, and refuses an archived agent", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    const { session } = await twoTurns(agent.id);
+    fake.reset();
+    const res = await fork(session.id, { atSeq: 6, model: "builtin/echo" });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const forked = await waitForIdle(t, t.tenant, res.body.id, 2);
+    expect(forked[7]).toMatchObject({
+      type: "agent.message",
+      content: [{ type: "text", text: "How many people live there?" }],
+    });
+    expect(chatCalls()).toHaveLength(0);
+    const other = await createAgent(t, t.tenant);
+    expect((await t.http.post(`${t.tenant.base}/agents/${other.id}/archive`).set(t.tenant.auth).send({})).status).toBe(
+      200,
+    );
+    expectError(await fork(session.id, { atSeq: 5, agent: other.id }), 409, "agent.archived");
+  });
+
   it("refuses a point where a tool use has no result yet", async () => {
     const agent = await createAgent(t, t.tenant, { model: MODEL, tools: ["artifact_write"] });
     fake.enqueue(
