@@ -49,6 +49,7 @@ export const MEANINGS = {
   "environment.is_default": "the project's default environment cannot be archived",
   "memory_entry.not_found": "the memory store has no entry with this key",
   "dataset.too_many_cases": "the append would take the dataset past 10,000 cases (nothing is written)",
+  "dataset.case_not_found": "no such case in the dataset (or the dataset is in another project)",
   "budget.agent_not_found": "an agent-scoped budget names an agent that is not in the workspace",
   "serverless.tool_not_found":
     "an agent references a serverless tool version that does not exist in the project, or an archived tool",
@@ -105,6 +106,8 @@ export const MEANINGS = {
   "session.file_not_found": "the session's workspace has no file at this path (or it is a link or a folder)",
   "session.busy": "a file upload while a turn is running",
   "session.workspace_full": "the upload would take the session's workspace past the environment's `workspaceMb`",
+  "session.fork_point_open":
+    "the fork point is inside an open turn (running, a tool use without a result, or waiting on pending actions)",
   "environment.vault_not_found": "an environment secret references a vault that is not in the workspace",
   "environment.secret_not_found": "an environment secret references a key the vault does not hold",
 };

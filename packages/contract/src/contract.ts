@@ -13,8 +13,34 @@ import { sessionsContract } from "./sessions/routes.js";
 import { skillsContract } from "./skills/routes.js";
 import { webhooksContract } from "./webhooks/routes.js";
 
+/**
+ * The contract's type, spelled out by area so that its declaration names each area's router instead of inlining every
+ * route's schemas (one inlined type over all areas passes the compiler's serialization limit, TS7056).
+ */
+export type Contract = {
+  platform: typeof platformContract;
+  projects: typeof projectsContract;
+  apiKeys: typeof apiKeysContract;
+  agents: typeof agentsContract;
+  artifacts: typeof artifactsContract;
+  governance: typeof governanceContract;
+  sessions: typeof sessionsContract;
+  sessionFiles: typeof sessionFilesContract;
+  automations: typeof automationsContract;
+  experiments: typeof experimentsContract;
+  skills: typeof skillsContract;
+  webhooks: typeof webhooksContract;
+  environments: (typeof resourceContracts)["environments"];
+  vaults: (typeof resourceContracts)["vaults"];
+  memoryStores: (typeof resourceContracts)["memoryStores"];
+  knowledgeBases: (typeof resourceContracts)["knowledgeBases"];
+  datasets: (typeof resourceContracts)["datasets"];
+  budgets: (typeof resourceContracts)["budgets"];
+  serverlessTools: (typeof resourceContracts)["serverlessTools"];
+};
+
 /** Every /v1 route. Server, SDK and OpenAPI derive from this one object. */
-export const contract = c.router({
+export const contract: Contract = c.router({
   platform: platformContract,
   projects: projectsContract,
   apiKeys: apiKeysContract,
@@ -29,5 +55,3 @@ export const contract = c.router({
   webhooks: webhooksContract,
   ...resourceContracts,
 });
-
-export type Contract = typeof contract;

@@ -1,5 +1,5 @@
 import { type DatasetCaseInput, LIMITS } from "@agent-platform/contract";
-import type { Database } from "@agent-platform/db";
+import type { Database, Prisma } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
 import { newId } from "../ids.js";
 import { toDataset } from "./serialize.js";
@@ -13,6 +13,9 @@ export function caseRows(datasetId: string, firstPosition: number, cases: Datase
     position: firstPosition + i,
     input: c.input,
     expected: c.expected ?? null,
+    // Absent (undefined) leaves the JSON column SQL NULL.
+    conversation: c.conversation as Prisma.InputJsonValue | undefined,
+    expectedTools: c.expectedTools as Prisma.InputJsonValue | undefined,
     metadata: c.metadata ?? {},
   }));
 }

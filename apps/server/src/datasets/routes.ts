@@ -3,7 +3,9 @@ import { initServer } from "@ts-rest/express";
 import type { AppContext } from "../context.js";
 import { projectScope } from "../http/auth-context.js";
 import { appendDatasetCases } from "./append-cases.js";
+import { appendCaseFromSession } from "./case-from-session.js";
 import { createDataset, getDataset, listDatasetCases, listDatasets } from "./datasets-service.js";
+import { updateDatasetCase } from "./update-case.js";
 
 const s = initServer();
 
@@ -27,6 +29,14 @@ export function datasetRoutes(ctx: AppContext) {
     appendCases: async ({ req, params, body }) => ({
       status: 201,
       body: await appendDatasetCases(prisma, project(req, params.projectId), params.id, body.cases),
+    }),
+    appendCaseFromSession: async ({ req, params, body }) => ({
+      status: 201,
+      body: await appendCaseFromSession(ctx, project(req, params.projectId), params.id, body),
+    }),
+    updateCase: async ({ req, params, body }) => ({
+      status: 200,
+      body: await updateDatasetCase(prisma, project(req, params.projectId), params.id, params.caseId, body),
     }),
     listCases: async ({ req, params, query }) => ({
       status: 200,

@@ -1,4 +1,4 @@
-import type { Dataset, DatasetCase } from "@agent-platform/contract";
+import type { ConversationTurn, Dataset, DatasetCase, ExpectedToolCall } from "@agent-platform/contract";
 import type { DatasetCase as DatasetCaseRow, Dataset as DatasetRow } from "@agent-platform/db";
 
 export function toDataset(row: DatasetRow): Dataset {
@@ -20,6 +20,8 @@ export function toDatasetCase(row: DatasetCaseRow): DatasetCase {
     position: row.position,
     input: row.input,
     expected: row.expected,
+    conversation: (row.conversation ?? null) as ConversationTurn[] | null,
+    expectedTools: (row.expectedTools ?? null) as ExpectedToolCall[] | null,
     metadata: (row.metadata ?? {}) as Record<string, string>,
     createdAt: row.createdAt.toISOString(),
   };

@@ -12,7 +12,7 @@ import { createJudge } from "./judge.js";
 import { loadCase, markStarted } from "./load-case.js";
 import { publishExperimentEnd } from "./publish-end.js";
 import { ScoringFailed, scoreOutput } from "./scoring/score-output.js";
-import type { ExperimentRow } from "./serialize.js";
+import type { CaseRow, ExperimentRow } from "./serialize.js";
 
 /**
  * The job kind of experiment cases (`experiment.case`, key `<experimentId>:<position>`). A run produces the case's
@@ -39,9 +39,9 @@ export function experimentCaseKind(ctx: AppContext, concurrency: number, leaseMs
       const task = experiment.task;
       const outcome =
         task.type === "model"
-          ? await runModelCase(ctx, settings, experiment.workspaceId, task, row.input, job.signal)
+          ? await runModelCase(ctx, settings, experiment.workspaceId, task, row.input, row.conversation, job.signal)
           : await runAgentCase(ctx, job, experiment, row, task, startedAt);
-      const result = await scored(ctx, experiment, row, outcome, job);
+      const result = await scored(ctx, experiment, row, outcome, Date.now() - startedAt.getTime(), job);
       result.latencyMs = Date.now() - startedAt.getTime();
       await job.fenced(async (client) => {
         const completed = await finishCase(client, experiment.id, row.position, result);
@@ -64,15 +64,28 @@ export function experimentCaseKind(ctx: AppContext, concurrency: number, leaseMs
 async function scored(
   ctx: AppContext,
   experiment: ExperimentRow,
-  row: { input: string; expected: string | null },
+  row: Pick<CaseRow, "input" | "expected" | "expectedTools">,
   outcome: TaskOutcome,
+  taskLatencyMs: number,
   job: RunningJob<NoPayload>,
 ): Promise<CaseResult> {
   const base = { ...outcome, latencyMs: 0, judgeUsage: { inputTokens: 0, outputTokens: 0 }, scores: [] };
   if (outcome.error !== null || outcome.output === null) return { ...base, state: "error" };
   const judge = createJudge(ctx, experiment.projectId, experiment.task, job.signal);
   try {
-    const scored = { input: row.input, expected: row.expected, output: outcome.output };
+    const run = {
+      toolCalls: outcome.toolCalls ?? [],
+      modelCalls: outcome.modelCalls ?? 1,
+      costUsd: outcome.costUsd,
+      latencyMs: taskLatencyMs,
+    };
+    const scored = {
+      input: row.input,
+      expected: row.expected,
+      output: outcome.output,
+      run,
+      expectedTools: row.expectedTools,
+    };
     const scores = await scoreOutput(experiment.scorers, scored, judge);
     const judgeCost = judge.costUsd();
     const costUsd =

@@ -58,8 +58,10 @@ export async function createExperiment(ctx: AppContext, scope: Scope, body: Crea
       ],
     );
     const copied = await client.query(
-      `INSERT INTO experiment_cases ("experimentId", "position", "caseId", "input", "expected")
-       SELECT $1, "position", "id", "input", "expected" FROM dataset_cases WHERE "datasetId" = $2`,
+      `INSERT INTO experiment_cases ("experimentId", "position", "caseId", "input", "expected", "conversation",
+         "expectedTools")
+       SELECT $1, "position", "id", "input", "expected", "conversation", "expectedTools" FROM dataset_cases
+       WHERE "datasetId" = $2`,
       [id, body.datasetId],
     );
     const count = copied.rowCount ?? 0;

@@ -1,4 +1,6 @@
 import type {
+  ConversationTurn,
+  ExpectedToolCall,
   Experiment,
   ExperimentResult,
   ExperimentStatus,
@@ -57,6 +59,8 @@ export interface CaseRow {
   caseId: string;
   input: string;
   expected: string | null;
+  conversation: ConversationTurn[] | null;
+  expectedTools: ExpectedToolCall[] | null;
   state: "pending" | "queued" | "completed" | "error";
   output: string | null;
   scores: Score[];
@@ -72,7 +76,7 @@ export interface CaseRow {
   finishedAt: Date | null;
 }
 
-export const CASE_COLUMNS = `"experimentId", "position", "caseId", "input", "expected", "state", "output", "scores",
+export const CASE_COLUMNS = `"experimentId", "position", "caseId", "input", "expected", "conversation", "expectedTools", "state", "output", "scores",
   "latencyMs", "inputTokens", "outputTokens", "judgeInputTokens", "judgeOutputTokens", "costUsd", "error", "sessionId",
   "startedAt", "finishedAt"`;
 

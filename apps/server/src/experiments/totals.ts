@@ -37,10 +37,20 @@ export function computeTotals(
     passRate: rows.length === 0 ? null : rows.filter(casePassed).length / rows.length,
     scorers: scorers.map((scorer) => {
       const scores = completed.flatMap((r) => r.scores.filter((s) => s.type === scorer.type));
+      const metrics = scores.flatMap((s) => (s.trajectory ? [s.trajectory] : []));
       return {
         type: scorer.type,
         meanScore: scores.length === 0 ? null : mean(scores.map((s) => s.score)),
         passRate: scores.length === 0 ? null : scores.filter((s) => s.passed).length / scores.length,
+        ...(metrics.length > 0
+          ? {
+              trajectory: {
+                precision: mean(metrics.map((m) => m.precision)),
+                recall: mean(metrics.map((m) => m.recall)),
+                f1: mean(metrics.map((m) => m.f1)),
+              },
+            }
+          : {}),
       };
     }),
     latencyMs: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) },

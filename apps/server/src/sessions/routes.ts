@@ -6,6 +6,7 @@ import { type AuthContext, authOf, projectScope } from "../http/auth-context.js"
 import { jsonTextBody } from "../http/json-text-body.js";
 import { createSession } from "./create-session.js";
 import { openSessionEventStream } from "./event-stream.js";
+import { forkSession } from "./fork-session.js";
 import {
   archiveSession,
   deleteSession,
@@ -49,6 +50,10 @@ export function sessionRoutes(ctx: AppContext, localTurns?: LocalTurnsLink) {
     archive: async ({ req, params }) => {
       sessionScope(req, params);
       return { status: 200, body: await archiveSession(pool, params.projectId, params.id) };
+    },
+    fork: async ({ req, params, body }) => {
+      sessionScope(req, params);
+      return { status: 201, body: await forkSession(ctx, params.projectId, params.id, body) };
     },
     remove: async ({ req, params }) => {
       sessionScope(req, params);

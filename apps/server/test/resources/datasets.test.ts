@@ -49,6 +49,8 @@ describe("datasets", () => {
         position: 1,
         input: "Capital of France?",
         expected: "Paris",
+        conversation: null,
+        expectedTools: null,
         metadata: { level: "easy" },
         createdAt: expect.any(String),
       },

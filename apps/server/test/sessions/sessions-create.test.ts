@@ -47,6 +47,7 @@ describe("POST /sessions", () => {
       vaultIds: [],
       resources: [],
       parentSessionId: null,
+      forkedFrom: null,
       lastSeq: 0,
       usage: {
         inputTokens: 0,

@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   "environment.is_default": 409,
   "memory_entry.not_found": 404,
   "dataset.too_many_cases": 409,
+  "dataset.case_not_found": 404,
   "budget.agent_not_found": 422,
   "serverless.tool_not_found": 422,
   "agent.not_found": 404,
@@ -86,6 +87,7 @@ export const ERROR_STATUS = {
   "session.file_not_found": 404,
   "session.busy": 409,
   "session.workspace_full": 409,
+  "session.fork_point_open": 409,
   "environment.vault_not_found": 422,
   "environment.secret_not_found": 422,
 } as const;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idOf, Name, Timestamp } from "../common/fields.js";
 import { PageQuerySchema } from "../common/pagination.js";
-import { SCORER_TYPES, ScorerListSchema, ScorerSchema, ScoreSchema } from "./scorers.js";
+import { SCORER_TYPES, ScorerListSchema, ScorerSchema, ScoreSchema, TrajectoryMetricsSchema } from "./scorers.js";
 import { ExperimentTaskInputSchema, ExperimentTaskSchema } from "./task.js";
 
 export const EXPERIMENT_STATUSES = ["pending", "running", "completed", "failed"] as const;
@@ -30,6 +30,7 @@ export const ScorerTotalsSchema = z.object({
   type: z.enum(SCORER_TYPES),
   meanScore: z.number().nullable().describe("Mean score over the completed cases; null when none completed"),
   passRate: z.number().nullable().describe("Share of completed cases this scorer passed"),
+  trajectory: TrajectoryMetricsSchema.optional().describe("`trajectory` scorer: the means over the completed cases"),
 });
 
 export const ExperimentTotalsSchema = z

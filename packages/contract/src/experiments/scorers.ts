@@ -58,6 +58,43 @@ const LlmJudgeScorer = z
   .strict()
   .describe("Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more");
 
+const TrajectoryScorer = z
+  .object({
+    type: z.literal("trajectory"),
+    mode: z
+      .enum(["exact", "in_order", "any_order"])
+      .default("in_order")
+      .describe(
+        "`exact`: the calls are the expected ones, in order, and nothing else; `in_order` (default): the expected calls " +
+          "appear in this order, other calls may come between; `any_order`: the expected calls all appear, in any order",
+      ),
+  })
+  .strict()
+  .describe(
+    "Agent tasks: compares the tool calls of the case's session with the case's `expectedTools` (arguments matched " +
+      "by subset); scores F1, reports precision/recall/F1; passes when the mode's condition holds",
+  );
+
+const CallCountScorer = z
+  .object({
+    type: z.literal("call_count"),
+    of: z.enum(["tool_calls", "model_calls"]).describe("What to count in the case's run"),
+    max: z.number().int().min(0).max(10_000),
+    min: z.number().int().min(0).max(10_000).optional().describe("Default 0"),
+  })
+  .strict()
+  .describe("Passes when the number of tool calls or model calls of the case is within [min, max]");
+
+const CostScorer = z
+  .object({ type: z.literal("cost"), maxUsd: z.number().min(0).max(1_000_000) })
+  .strict()
+  .describe("Passes when the task's estimated cost (judges excluded) is at most `maxUsd`; an unknown price fails");
+
+const LatencyScorer = z
+  .object({ type: z.literal("latency"), maxMs: z.number().int().min(1).max(86_400_000) })
+  .strict()
+  .describe("Passes when the task took at most `maxMs` milliseconds (from the case's start to its output)");
+
 export const ScorerSchema = z.discriminatedUnion("type", [
   ContainsScorer,
   ExactMatchScorer,
@@ -65,9 +102,24 @@ export const ScorerSchema = z.discriminatedUnion("type", [
   JsonValidScorer,
   NotEmptyScorer,
   LlmJudgeScorer,
+  TrajectoryScorer,
+  CallCountScorer,
+  CostScorer,
+  LatencyScorer,
 ]);
 
-export const SCORER_TYPES = ["contains", "exact_match", "regex", "json_valid", "not_empty", "llm_judge"] as const;
+export const SCORER_TYPES = [
+  "contains",
+  "exact_match",
+  "regex",
+  "json_valid",
+  "not_empty",
+  "llm_judge",
+  "trajectory",
+  "call_count",
+  "cost",
+  "latency",
+] as const;
 export type ScorerType = (typeof SCORER_TYPES)[number];
 
 export const ScorerListSchema = z
@@ -90,12 +142,22 @@ export const ScorerListSchema = z
   })
   .describe(`1 to ${LIMITS.experimentScorers} scorers of distinct types`);
 
+export const TrajectoryMetricsSchema = z
+  .object({
+    precision: z.number().min(0).max(1).describe("Share of the calls made that were expected"),
+    recall: z.number().min(0).max(1).describe("Share of the expected calls that were made"),
+    f1: z.number().min(0).max(1),
+  })
+  .describe("`trajectory` scorer only");
+
 export const ScoreSchema = z.object({
   type: z.enum(SCORER_TYPES),
   score: z.number().min(0).max(1),
   passed: z.boolean(),
   reason: z.string().nullable().describe("Why, where meaningful (a judge's reason, what was missing)"),
+  trajectory: TrajectoryMetricsSchema.optional(),
 });
 
 export type Scorer = z.infer<typeof ScorerSchema>;
 export type Score = z.infer<typeof ScoreSchema>;
+export type TrajectoryMetrics = z.infer<typeof TrajectoryMetricsSchema>;

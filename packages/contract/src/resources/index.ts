@@ -7,6 +7,7 @@ import { serverlessToolsContract } from "./serverless-tools.js";
 import { vaultsContract } from "./vaults.js";
 
 export * from "./budgets.js";
+export * from "./dataset-case-fields.js";
 export * from "./datasets.js";
 export * from "./environments.js";
 export * from "./knowledge-bases.js";

@@ -5,7 +5,13 @@ import { c, routerOptions } from "../common/router.js";
 import type { RouteDocMetadata } from "../openapi/operation-facts.js";
 import { IngestEventsSchema, IngestedEventSchema, SessionEventListQuery } from "./events.js";
 import { SessionEventPageSchema } from "./log-events.js";
-import { CreateSessionSchema, SessionListQuery, SessionSchema, UpdateSessionSchema } from "./sessions.js";
+import {
+  CreateSessionSchema,
+  ForkSessionSchema,
+  SessionListQuery,
+  SessionSchema,
+  UpdateSessionSchema,
+} from "./sessions.js";
 
 const PathId = z.string().min(1).max(128);
 const ProjectParams = z.object({ projectId: PathId });
@@ -108,6 +114,31 @@ export const sessionsContract = c.router(
       summary: "Archive a session (idempotent); it then refuses new events",
       description:
         "Archiving again keeps the first archive time. An archived session can still be read, renamed and deleted; new events are refused with 409 `session.archived`.",
+    },
+    fork: {
+      method: "POST",
+      path: `${base}/:id/fork`,
+      pathParams: SessionParams,
+      body: ForkSessionSchema,
+      responses: { 201: SessionSchema },
+      summary: "Fork a session at a `seq` of its log",
+      description:
+        "A new session of the project whose log starts with copies of the source's entries up to `atSeq` (same " +
+        "`seq`s, same ids, copied by one statement), with the source's execution settings (environment, vaults, " +
+        "memory, loop settings), pinned to `agent` and running `model` when given, and `forkedFrom` set. Archived " +
+        "sources fork like active ones. When the copied log ends with input the agent has not answered (a " +
+        "`user.message` after the last turn), the fork's turn starts at once. A point inside an open turn (a turn " +
+        "running, or tool uses without results or waiting for an answer) is refused with 409 " +
+        "`session.fork_point_open`; `atSeq` beyond the log is 400 `request.invalid`.",
+      metadata: {
+        errors: [
+          "agent.not_found",
+          "agent.version_not_found",
+          "agent.archived",
+          "session.fork_point_open",
+          "budget.exceeded",
+        ],
+      } satisfies RouteDocMetadata,
     },
     remove: {
       method: "DELETE",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MemoryModeSchema } from "../agents/config.js";
+import { ModelRefSchema } from "../agents/model.js";
 import { IdOrName, idOf, MetadataSchema, NullableTimestamp, Timestamp } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
 import { PageQuerySchema } from "../common/pagination.js";
@@ -60,6 +61,12 @@ export const SessionSchema = z
     vaultIds: z.array(z.string()).describe("Resolved at creation and never again"),
     resources: z.array(SessionResourceSchema).describe("Memory mounts, resolved at creation and never again"),
     parentSessionId: z.string().nullable().describe("The coordinator's session when this one is a delegation"),
+    forkedFrom: z
+      .object({ sessionId: z.string(), seq: z.number().int() })
+      .nullable()
+      .describe(
+        "A fork's origin: the source session and the `seq` up to which its log was copied (same `seq`s and ids)",
+      ),
     lastSeq: z.number().int().describe("`seq` of the newest log entry (0 when the log is empty)"),
     usage: SessionUsageSchema,
     createdAt: Timestamp,
@@ -120,6 +127,15 @@ export const CreateSessionSchema = z
   })
   .strict();
 
+export const ForkSessionSchema = z
+  .object({
+    atSeq: z.number().int().min(1).describe("Copy the source's log up to and including this `seq`"),
+    agent: AgentRefSchema.optional().describe("Another agent version for the fork; absent: the source's version"),
+    model: ModelRefSchema.optional().describe("Replaces the agent version's model in the fork"),
+    title: SessionTitleSchema.nullable().optional().describe("Absent: the source's title"),
+  })
+  .strict();
+
 export const UpdateSessionSchema = z
   .object({
     title: SessionTitleSchema.nullable().describe("New title; null removes it (default label)"),
@@ -152,4 +168,5 @@ export type PendingAction = z.infer<typeof PendingActionSchema>;
 export type StopReason = z.infer<typeof StopReasonSchema>;
 export type SessionResource = z.infer<typeof SessionResourceSchema>;
 export type CreateSessionInput = z.infer<typeof CreateSessionSchema>;
+export type ForkSessionInput = z.infer<typeof ForkSessionSchema>;
 export type SessionListQueryInput = z.infer<typeof SessionListQuery>;

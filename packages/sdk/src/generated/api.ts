@@ -48,8 +48,12 @@ export type AutomationTriggerInput = components["schemas"]["AutomationTriggerInp
 /** Budget: a consumption ceiling for the workspace or one agent */
 export type Budget = components["schemas"]["Budget"];
 export type BudgetPage = components["schemas"]["BudgetPage"];
+/** Passes when the number of tool calls or model calls of the case is within [min, max] */
+export type CallCountScorer = components["schemas"]["CallCountScorer"];
 /** Passes (score 1) when the output contains `value` */
 export type ContainsScorer = components["schemas"]["ContainsScorer"];
+/** Passes when the task's estimated cost (judges excluded) is at most `maxUsd`; an unknown price fails */
+export type CostScorer = components["schemas"]["CostScorer"];
 /** Agent configuration; `name` and `model` are required */
 export type CreateAgentRequest = components["schemas"]["CreateAgentRequest"];
 export type CreateApiKeyRequest = components["schemas"]["CreateApiKeyRequest"];
@@ -111,6 +115,8 @@ export type KnowledgeDocumentSummary = components["schemas"]["KnowledgeDocumentS
 export type KnowledgeDocumentSummaryPage = components["schemas"]["KnowledgeDocumentSummaryPage"];
 export type KnowledgeSearchRequest = components["schemas"]["KnowledgeSearchRequest"];
 export type KnowledgeSearchResult = components["schemas"]["KnowledgeSearchResult"];
+/** Passes when the task took at most `maxMs` milliseconds (from the case's start to its output) */
+export type LatencyScorer = components["schemas"]["LatencyScorer"];
 export type LimitedNetworking = components["schemas"]["LimitedNetworking"];
 /** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
 export type LlmJudgeScorer = components["schemas"]["LlmJudgeScorer"];
@@ -199,6 +205,8 @@ export type SkillSummaryPage = components["schemas"]["SkillSummaryPage"];
 /** A published version of a skill */
 export type SkillVersion = components["schemas"]["SkillVersion"];
 export type SkillVersionPage = components["schemas"]["SkillVersionPage"];
+/** Agent tasks: compares the tool calls of the case's session with the case's `expectedTools` (arguments matched by subset); scores F1, reports precision/recall/F1; passes when the mode's condition holds */
+export type TrajectoryScorer = components["schemas"]["TrajectoryScorer"];
 export type UpdateAgentRequest = components["schemas"]["UpdateAgentRequest"];
 /** Only the fields present change (`agentId` cannot). References that actually changed are validated again; an unchanged pin of an agent archived since does not block the edit */
 export type UpdateAutomationRequest = components["schemas"]["UpdateAutomationRequest"];
@@ -250,6 +258,7 @@ export type AgentsListQuery = NonNullable<operations["agents.list"]["parameters"
 export type AgentsGetQuery = NonNullable<operations["agents.get"]["parameters"]["query"]>;
 export type AgentsListVersionsQuery = NonNullable<operations["agents.listVersions"]["parameters"]["query"]>;
 export type SessionsListQuery = NonNullable<operations["sessions.list"]["parameters"]["query"]>;
+export type SessionsForkBody = NonNullable<operations["sessions.fork"]["requestBody"]>["content"]["application/json"];
 export type SessionsListEventsQuery = NonNullable<operations["sessions.listEvents"]["parameters"]["query"]>;
 export type AutomationsListQuery = NonNullable<operations["automations.list"]["parameters"]["query"]>;
 export type AutomationsListRunsQuery = NonNullable<operations["automations.listRuns"]["parameters"]["query"]>;
@@ -273,6 +282,8 @@ export type KnowledgeBasesListQuery = NonNullable<operations["knowledgeBases.lis
 export type KnowledgeBasesListDocumentsQuery = NonNullable<operations["knowledgeBases.listDocuments"]["parameters"]["query"]>;
 export type DatasetsListQuery = NonNullable<operations["datasets.list"]["parameters"]["query"]>;
 export type DatasetsListCasesQuery = NonNullable<operations["datasets.listCases"]["parameters"]["query"]>;
+export type DatasetsAppendCaseFromSessionBody = NonNullable<operations["datasets.appendCaseFromSession"]["requestBody"]>["content"]["application/json"];
+export type DatasetsUpdateCaseBody = NonNullable<operations["datasets.updateCase"]["requestBody"]>["content"]["application/json"];
 export type BudgetsListQuery = NonNullable<operations["budgets.list"]["parameters"]["query"]>;
 export type ServerlessToolsListQuery = NonNullable<operations["serverlessTools.list"]["parameters"]["query"]>;
 export type ServerlessToolsGetQuery = NonNullable<operations["serverlessTools.get"]["parameters"]["query"]>;
@@ -348,6 +359,8 @@ export interface SessionsMethods {
   remove(id: string | number, options?: RequestOptions): ApiPromise<undefined>;
   /** Archive a session (idempotent); it then refuses new events (`POST /v1/projects/{projectId}/sessions/{id}/archive`) */
   archive(id: string | number, options?: RequestOptions): ApiPromise<Session>;
+  /** Fork a session at a `seq` of its log (`POST /v1/projects/{projectId}/sessions/{id}/fork`) */
+  fork(id: string | number, body: SessionsForkBody, options?: RequestOptions): ApiPromise<Session>;
   /** Send events to a session (`POST /v1/projects/{projectId}/sessions/{id}/events`) */
   ingestEvents(id: string | number, body: IngestEventsRequest, options?: RequestOptions): ApiPromise<IngestAcknowledgement>;
 }
@@ -520,6 +533,10 @@ export interface DatasetsMethods {
   appendCases(id: string | number, body: AppendDatasetCasesRequest, options?: RequestOptions): ApiPromise<AppendedDatasetCases>;
   /** List cases in dataset order (by position) (`GET /v1/projects/{projectId}/datasets/{id}/cases`) */
   listCases(id: string | number, query?: DatasetsListCasesQuery, options?: RequestOptions): PagePromise<DatasetCasePage, DatasetCase>;
+  /** Append a case made from a session's turn (`POST /v1/projects/{projectId}/datasets/{id}/cases/from-session`) */
+  appendCaseFromSession(id: string | number, body: DatasetsAppendCaseFromSessionBody, options?: RequestOptions): ApiPromise<DatasetCase>;
+  /** Edit a case's expected output or expected tool calls (`PATCH /v1/projects/{projectId}/datasets/{id}/cases/{caseId}`) */
+  updateCase(id: string | number, caseId: string | number, body?: DatasetsUpdateCaseBody, options?: RequestOptions): ApiPromise<DatasetCase>;
 }
 
 /** `platform.budgets` */

@@ -469,6 +469,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{projectId}/sessions/{id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a session at a `seq` of its log
+         * @description A new session of the project whose log starts with copies of the source's entries up to `atSeq` (same `seq`s, same ids, copied by one statement), with the source's execution settings (environment, vaults, memory, loop settings), pinned to `agent` and running `model` when given, and `forkedFrom` set. Archived sources fork like active ones. When the copied log ends with input the agent has not answered (a `user.message` after the last turn), the fork's turn starts at once. A point inside an open turn (a turn running, or tool uses without results or waiting for an answer) is refused with 409 `session.fork_point_open`; `atSeq` beyond the log is 400 `request.invalid`.
+         *
+         *     Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
+         */
+        post: operations["sessions.fork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{projectId}/sessions/{id}/events": {
         parameters: {
             query?: never;
@@ -1491,6 +1513,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{projectId}/datasets/{id}/cases/from-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append a case made from a session's turn
+         * @description `input` is the text of the `user.message` at `seq`; `expected` the turn's final answer (its last `agent.message` before the turn's `session.status_idle`; null when the turn has none) unless given; with `includeConversation` the user and agent messages before `seq` become `conversation`. `metadata` links back: `sourceSessionId`, `sourceSeq`. A session of another project is 404 `session.not_found`; a `seq` that is not a `user.message` of the session is 400 `request.invalid`.
+         *
+         *     Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
+         */
+        post: operations["datasets.appendCaseFromSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{projectId}/datasets/{id}/cases/{caseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a case's expected output or expected tool calls
+         * @description Only `expected` and `expectedTools` (each left as is when absent, removed with null); `input`, `conversation` and the position do not change. Experiments already created keep the copy they froze. An unknown case, or one of another dataset or project, is 404 `dataset.case_not_found`.
+         *
+         *     Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
+         */
+        patch: operations["datasets.updateCase"];
+        trace?: never;
+    };
     "/v1/budgets": {
         parameters: {
             query?: never;
@@ -2143,6 +2209,21 @@ export interface components {
                 input: string;
                 /** @description Reference output, for scorers */
                 expected?: string;
+                /** @description Multi-turn cases: the messages before `input`, oldest first (at most 200); an agent task starts the case's session with them as finished turns, a model task sends them before `input` */
+                conversation?: {
+                    /** @enum {string} */
+                    role: "user" | "assistant";
+                    text: string;
+                }[];
+                /** @description The tool calls the `trajectory` scorer expects, in order (at most 100) */
+                expectedTools?: {
+                    /** @description Tool name as the agent calls it (`<server>__<tool>` for MCP tools) */
+                    name: string;
+                    /** @description Matched by subset: each key given must be in the call, with an equal (deep) value */
+                    arguments?: {
+                        [key: string]: unknown;
+                    };
+                }[];
                 metadata?: components["schemas"]["Metadata"];
             }[];
         };
@@ -2346,6 +2427,22 @@ export interface components {
             hasMore: boolean;
             nextCursor: string | null;
         };
+        /** @description Passes when the number of tool calls or model calls of the case is within [min, max] */
+        CallCountScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "call_count";
+            /**
+             * @description What to count in the case's run
+             * @enum {string}
+             */
+            of: "tool_calls" | "model_calls";
+            max: number;
+            /** @description Default 0 */
+            min?: number;
+        };
         /** @description Passes (score 1) when the output contains `value` */
         ContainsScorer: {
             /**
@@ -2356,6 +2453,15 @@ export interface components {
             value: string;
             /** @description Default false */
             caseSensitive?: boolean;
+        };
+        /** @description Passes when the task's estimated cost (judges excluded) is at most `maxUsd`; an unknown price fails */
+        CostScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cost";
+            maxUsd: number;
         };
         /** @description Agent configuration; `name` and `model` are required */
         CreateAgentRequest: {
@@ -2629,6 +2735,21 @@ export interface components {
                 input: string;
                 /** @description Reference output, for scorers */
                 expected?: string;
+                /** @description Multi-turn cases: the messages before `input`, oldest first (at most 200); an agent task starts the case's session with them as finished turns, a model task sends them before `input` */
+                conversation?: {
+                    /** @enum {string} */
+                    role: "user" | "assistant";
+                    text: string;
+                }[];
+                /** @description The tool calls the `trajectory` scorer expects, in order (at most 100) */
+                expectedTools?: {
+                    /** @description Tool name as the agent calls it (`<server>__<tool>` for MCP tools) */
+                    name: string;
+                    /** @description Matched by subset: each key given must be in the call, with an equal (deep) value */
+                    arguments?: {
+                        [key: string]: unknown;
+                    };
+                }[];
                 metadata?: components["schemas"]["Metadata"];
             }[];
         };
@@ -2813,6 +2934,21 @@ export interface components {
             position: number;
             input: string;
             expected: string | null;
+            /** @description The messages before `input` (multi-turn cases); null for a single-turn case */
+            conversation: {
+                /** @enum {string} */
+                role: "user" | "assistant";
+                text: string;
+            }[] | null;
+            /** @description Expected tool calls; null when not given */
+            expectedTools: {
+                /** @description Tool name as the agent calls it (`<server>__<tool>` for MCP tools) */
+                name: string;
+                /** @description Matched by subset: each key given must be in the call, with an equal (deep) value */
+                arguments?: {
+                    [key: string]: unknown;
+                };
+            }[] | null;
             metadata: {
                 [key: string]: string;
             };
@@ -2982,11 +3118,19 @@ export interface components {
                 passRate: number | null;
                 scorers: {
                     /** @enum {string} */
-                    type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge";
+                    type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge" | "trajectory" | "call_count" | "cost" | "latency";
                     /** @description Mean score over the completed cases; null when none completed */
                     meanScore: number | null;
                     /** @description Share of completed cases this scorer passed */
                     passRate: number | null;
+                    /** @description `trajectory` scorer: the means over the completed cases */
+                    trajectory?: {
+                        /** @description Share of the calls made that were expected */
+                        precision: number;
+                        /** @description Share of the expected calls that were made */
+                        recall: number;
+                        f1: number;
+                    };
                 }[];
                 latencyMs: {
                     p50: number | null;
@@ -3038,7 +3182,7 @@ export interface components {
             };
             scorers: {
                 /** @enum {string} */
-                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge";
+                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge" | "trajectory" | "call_count" | "cost" | "latency";
                 meanScore: {
                     experiment: number | null;
                     baseline: number | null;
@@ -3082,11 +3226,19 @@ export interface components {
             output: string | null;
             scores: {
                 /** @enum {string} */
-                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge";
+                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge" | "trajectory" | "call_count" | "cost" | "latency";
                 score: number;
                 passed: boolean;
                 /** @description Why, where meaningful (a judge's reason, what was missing) */
                 reason: string | null;
+                /** @description `trajectory` scorer only */
+                trajectory?: {
+                    /** @description Share of the calls made that were expected */
+                    precision: number;
+                    /** @description Share of the expected calls that were made */
+                    recall: number;
+                    f1: number;
+                };
             }[];
             latencyMs: number | null;
             usage: {
@@ -3228,6 +3380,15 @@ export interface components {
                     [key: string]: string;
                 };
             }[];
+        };
+        /** @description Passes when the task took at most `maxMs` milliseconds (from the case's start to its output) */
+        LatencyScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "latency";
+            maxMs: number;
         };
         LimitedNetworking: {
             /**
@@ -3574,7 +3735,7 @@ export interface components {
             /** @description Delays each firing by a stable pseudo-random amount from 0 to this many seconds (0 to 3600, default 0), to spread automations that share a schedule; never past the next scheduled time. */
             jitterSeconds?: number;
         };
-        Scorer: components["schemas"]["ContainsScorer"] | components["schemas"]["ExactMatchScorer"] | components["schemas"]["RegexScorer"] | components["schemas"]["JsonValidScorer"] | components["schemas"]["NotEmptyScorer"] | components["schemas"]["LlmJudgeScorer"];
+        Scorer: components["schemas"]["ContainsScorer"] | components["schemas"]["ExactMatchScorer"] | components["schemas"]["RegexScorer"] | components["schemas"]["JsonValidScorer"] | components["schemas"]["NotEmptyScorer"] | components["schemas"]["LlmJudgeScorer"] | components["schemas"]["TrajectoryScorer"] | components["schemas"]["CallCountScorer"] | components["schemas"]["CostScorer"] | components["schemas"]["LatencyScorer"];
         /** @description Serverless tool: an HTTP endpoint exposed to agents as a tool, versioned like agents */
         ServerlessTool: {
             /** @description `stool_` id */
@@ -3685,6 +3846,11 @@ export interface components {
             }[];
             /** @description The coordinator's session when this one is a delegation */
             parentSessionId: string | null;
+            /** @description A fork's origin: the source session and the `seq` up to which its log was copied (same `seq`s and ids) */
+            forkedFrom: {
+                sessionId: string;
+                seq: number;
+            } | null;
             /** @description `seq` of the newest log entry (0 when the log is empty) */
             lastSeq: number;
             /** @description Sums of the session's `agent.usage` entries and compaction calls */
@@ -4033,6 +4199,20 @@ export interface components {
             data: components["schemas"]["SkillVersion"][];
             hasMore: boolean;
             nextCursor: string | null;
+        };
+        /** @description Agent tasks: compares the tool calls of the case's session with the case's `expectedTools` (arguments matched by subset); scores F1, reports precision/recall/F1; passes when the mode's condition holds */
+        TrajectoryScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "trajectory";
+            /**
+             * @description `exact`: the calls are the expected ones, in order, and nothing else; `in_order` (default): the expected calls appear in this order, other calls may come between; `any_order`: the expected calls all appear, in any order
+             * @default in_order
+             * @enum {string}
+             */
+            mode?: "exact" | "in_order" | "any_order";
         };
         UpdateAgentRequest: {
             /** @description The current version you expect (optimistic lock) */
@@ -7899,6 +8079,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "parentSessionId": "string",
+                     *           "forkedFrom": {
+                     *             "sessionId": "string",
+                     *             "seq": 0
+                     *           },
                      *           "lastSeq": 0,
                      *           "usage": {
                      *             "inputTokens": 0,
@@ -8059,6 +8243,10 @@ export interface operations {
                      *       "vaultIds": [],
                      *       "resources": [],
                      *       "parentSessionId": null,
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
                      *       "lastSeq": 1,
                      *       "usage": {
                      *         "inputTokens": 0,
@@ -8248,6 +8436,10 @@ export interface operations {
                      *         }
                      *       ],
                      *       "parentSessionId": "string",
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
                      *       "lastSeq": 0,
                      *       "usage": {
                      *         "inputTokens": 0,
@@ -8510,6 +8702,10 @@ export interface operations {
                      *         }
                      *       ],
                      *       "parentSessionId": "string",
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
                      *       "lastSeq": 0,
                      *       "usage": {
                      *         "inputTokens": 0,
@@ -8692,6 +8888,10 @@ export interface operations {
                      *         }
                      *       ],
                      *       "parentSessionId": "string",
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
                      *       "lastSeq": 0,
                      *       "usage": {
                      *         "inputTokens": 0,
@@ -8740,6 +8940,248 @@ export interface operations {
                 };
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "sessions.fork": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key stores its answer (not a 5xx) for 24 hours; the same key with the same method, path and body replays it with `Idempotent-Replayed: true`; with another request it is a 409 `idempotency.conflict`, and while the first is still running a 409 `idempotency.in_progress`.
+                 * @example 6f1c2a70-2f5e-4a53-9a57-1f0c2b1d9e11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+                /** @example sess_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "atSeq": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Copy the source's log up to and including this `seq` */
+                    atSeq: number;
+                    /** @description Another agent version for the fork; absent: the source's version */
+                    agent?: string | {
+                        id: string;
+                        version: number;
+                    };
+                    /** @description Replaces the agent version's model in the fork */
+                    model?: string | {
+                        /** @description `<provider>/<model-id>`, or the bare model id when `provider` is given */
+                        id: string;
+                        /** @enum {string} */
+                        provider?: "anthropic" | "openai" | "openai-compatible" | "builtin";
+                        temperature?: number;
+                        maxOutputTokens?: number;
+                        /** @description Tokens the model accepts in one call (prompt and output). Needed for a model the catalogue does not know (e.g. an `openai-compatible` model) for the conversation to be compacted before it overflows */
+                        contextWindow?: number;
+                        /** @description Prices of a model, for cost estimates (the model catalogue's when absent) */
+                        pricing?: {
+                            /** @description US dollars per million input tokens */
+                            input: number;
+                            /** @description US dollars per million output tokens */
+                            output: number;
+                            /** @description Per million input tokens read from the prompt cache */
+                            cachedInputRead?: number;
+                            /** @description Per million input tokens written to the prompt cache */
+                            cachedInputWrite?: number;
+                        };
+                        /** @description Reasoning setting, for models the catalogue says can reason (refused with 422 otherwise) */
+                        reasoning?: {
+                            /** @description Thinking budget in tokens (Anthropic extended thinking), on top of `maxOutputTokens` */
+                            budgetTokens?: number;
+                            /**
+                             * @description Reasoning effort (OpenAI reasoning models); on Anthropic it picks a budget of 2k, 8k or 24k tokens
+                             * @enum {string}
+                             */
+                            effort?: "low" | "medium" | "high";
+                        };
+                    };
+                    /** @description Absent: the source's title */
+                    title?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Session */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "projectId": "string",
+                     *       "agent": {
+                     *         "id": "string",
+                     *         "version": 0
+                     *       },
+                     *       "title": "string",
+                     *       "metadata": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "status": "idle",
+                     *       "stopReason": "end_turn",
+                     *       "pendingActions": [
+                     *         {
+                     *           "toolUseId": "string",
+                     *           "kind": "confirmation",
+                     *           "name": "string"
+                     *         }
+                     *       ],
+                     *       "environmentId": "string",
+                     *       "vaultIds": [
+                     *         "string"
+                     *       ],
+                     *       "resources": [
+                     *         {
+                     *           "memoryStoreId": "string",
+                     *           "memoryStoreName": "string",
+                     *           "mode": "read-only"
+                     *         }
+                     *       ],
+                     *       "parentSessionId": "string",
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
+                     *       "lastSeq": 0,
+                     *       "usage": {
+                     *         "inputTokens": 0,
+                     *         "outputTokens": 0,
+                     *         "cacheReadInputTokens": 0,
+                     *         "cacheWriteInputTokens": 0,
+                     *         "reasoningTokens": 0,
+                     *         "costUsd": 0
+                     *       },
+                     *       "createdAt": "2019-08-24T14:15:22Z",
+                     *       "updatedAt": "2019-08-24T14:15:22Z",
+                     *       "archivedAt": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden. Codes: `budget.exceeded`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`, `session.not_found`, `agent.not_found`, `agent.version_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`, `agent.archived`, `session.fork_point_open`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9026,6 +9468,10 @@ export interface operations {
                      *         "vaultIds": [],
                      *         "resources": [],
                      *         "parentSessionId": null,
+                     *         "forkedFrom": {
+                     *           "sessionId": "string",
+                     *           "seq": 0
+                     *         },
                      *         "lastSeq": 7,
                      *         "usage": {
                      *           "inputTokens": 0,
@@ -10849,7 +11295,12 @@ export interface operations {
                      *               {
                      *                 "type": "contains",
                      *                 "meanScore": 0,
-                     *                 "passRate": 0
+                     *                 "passRate": 0,
+                     *                 "trajectory": {
+                     *                   "precision": 0,
+                     *                   "recall": 0,
+                     *                   "f1": 0
+                     *                 }
                      *               }
                      *             ],
                      *             "latencyMs": {
@@ -11030,7 +11481,12 @@ export interface operations {
                      *           {
                      *             "type": "contains",
                      *             "meanScore": 0,
-                     *             "passRate": 0
+                     *             "passRate": 0,
+                     *             "trajectory": {
+                     *               "precision": 0,
+                     *               "recall": 0,
+                     *               "f1": 0
+                     *             }
                      *           }
                      *         ],
                      *         "latencyMs": {
@@ -11231,7 +11687,12 @@ export interface operations {
                      *           {
                      *             "type": "contains",
                      *             "meanScore": 0,
-                     *             "passRate": 0
+                     *             "passRate": 0,
+                     *             "trajectory": {
+                     *               "precision": 0,
+                     *               "recall": 0,
+                     *               "f1": 0
+                     *             }
                      *           }
                      *         ],
                      *         "latencyMs": {
@@ -11368,7 +11829,12 @@ export interface operations {
                      *               "type": "contains",
                      *               "score": 0,
                      *               "passed": true,
-                     *               "reason": "string"
+                     *               "reason": "string",
+                     *               "trajectory": {
+                     *                 "precision": 0,
+                     *                 "recall": 0,
+                     *                 "f1": 0
+                     *               }
                      *             }
                      *           ],
                      *           "latencyMs": 0,
@@ -17968,6 +18434,21 @@ export interface operations {
                      *           "position": 0,
                      *           "input": "string",
                      *           "expected": "string",
+                     *           "conversation": [
+                     *             {
+                     *               "role": "user",
+                     *               "text": "string"
+                     *             }
+                     *           ],
+                     *           "expectedTools": [
+                     *             {
+                     *               "name": "string",
+                     *               "arguments": {
+                     *                 "property1": null,
+                     *                 "property2": null
+                     *               }
+                     *             }
+                     *           ],
                      *           "metadata": {
                      *             "property1": "string",
                      *             "property2": "string"
@@ -18144,6 +18625,374 @@ export interface operations {
                 };
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`, `dataset.too_many_cases`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "datasets.appendCaseFromSession": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key stores its answer (not a 5xx) for 24 hours; the same key with the same method, path and body replays it with `Idempotent-Replayed: true`; with another request it is a 409 `idempotency.conflict`, and while the first is still running a 409 `idempotency.in_progress`.
+                 * @example 6f1c2a70-2f5e-4a53-9a57-1f0c2b1d9e11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+                /** @example ds_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sessionId": "string",
+                 *       "seq": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description `sess_` id of a session of the project */
+                    sessionId: string;
+                    /** @description `seq` of the `user.message` that starts the turn */
+                    seq: number;
+                    /**
+                     * @description Make a multi-turn case: the session's messages before `seq` become the case's `conversation`
+                     * @default false
+                     */
+                    includeConversation?: boolean;
+                    /** @description Replaces the agent's answer as `expected` (null: none); absent: the turn's last `agent.message` */
+                    expected?: string | null;
+                    /** @description The tool calls the `trajectory` scorer expects, in order (at most 100) */
+                    expectedTools?: {
+                        /** @description Tool name as the agent calls it (`<server>__<tool>` for MCP tools) */
+                        name: string;
+                        /** @description Matched by subset: each key given must be in the call, with an equal (deep) value */
+                        arguments?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    /** @description Added to `sourceSessionId` and `sourceSeq` */
+                    metadata?: components["schemas"]["Metadata"];
+                };
+            };
+        };
+        responses: {
+            /** @description Dataset case */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "stringst",
+                     *       "datasetId": "string",
+                     *       "position": 0,
+                     *       "input": "string",
+                     *       "expected": "string",
+                     *       "conversation": [
+                     *         {
+                     *           "role": "user",
+                     *           "text": "string"
+                     *         }
+                     *       ],
+                     *       "expectedTools": [
+                     *         {
+                     *           "name": "string",
+                     *           "arguments": {
+                     *             "property1": null,
+                     *             "property2": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "createdAt": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DatasetCase"];
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`, `dataset.not_found`, `session.not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`, `dataset.too_many_cases`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "datasets.updateCase": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key stores its answer (not a 5xx) for 24 hours; the same key with the same method, path and body replays it with `Idempotent-Replayed: true`; with another request it is a 409 `idempotency.conflict`, and while the first is still running a 409 `idempotency.in_progress`.
+                 * @example 6f1c2a70-2f5e-4a53-9a57-1f0c2b1d9e11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+                /** @example ds_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                id: string;
+                /** @example string */
+                caseId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description New reference output; null: none */
+                    expected?: string | null;
+                    /** @description New expected tool calls; null: none */
+                    expectedTools?: {
+                        /** @description Tool name as the agent calls it (`<server>__<tool>` for MCP tools) */
+                        name: string;
+                        /** @description Matched by subset: each key given must be in the call, with an equal (deep) value */
+                        arguments?: {
+                            [key: string]: unknown;
+                        };
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Dataset case */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "stringst",
+                     *       "datasetId": "string",
+                     *       "position": 0,
+                     *       "input": "string",
+                     *       "expected": "string",
+                     *       "conversation": [
+                     *         {
+                     *           "role": "user",
+                     *           "text": "string"
+                     *         }
+                     *       ],
+                     *       "expectedTools": [
+                     *         {
+                     *           "name": "string",
+                     *           "arguments": {
+                     *             "property1": null,
+                     *             "property2": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "createdAt": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DatasetCase"];
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`, `dataset.not_found`, `dataset.case_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

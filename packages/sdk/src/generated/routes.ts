@@ -39,6 +39,7 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
     update: ["PATCH", "/v1/projects/:projectId/sessions/:id", "body"],
     remove: ["DELETE", "/v1/projects/:projectId/sessions/:id", ""],
     archive: ["POST", "/v1/projects/:projectId/sessions/:id/archive", ""],
+    fork: ["POST", "/v1/projects/:projectId/sessions/:id/fork", "body"],
     ingestEvents: ["POST", "/v1/projects/:projectId/sessions/:id/events", "body"],
     listEvents: ["GET", "/v1/projects/:projectId/sessions/:id/events", "query seq"],
   },
@@ -126,6 +127,8 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
     get: ["GET", "/v1/projects/:projectId/datasets/:id", ""],
     appendCases: ["POST", "/v1/projects/:projectId/datasets/:id/cases", "body"],
     listCases: ["GET", "/v1/projects/:projectId/datasets/:id/cases", "query cursor"],
+    appendCaseFromSession: ["POST", "/v1/projects/:projectId/datasets/:id/cases/from-session", "body"],
+    updateCase: ["PATCH", "/v1/projects/:projectId/datasets/:id/cases/:caseId", "body"],
   },
   budgets: {
     create: ["POST", "/v1/budgets", "body"],

@@ -1,5 +1,7 @@
 import type { ModelCatalogue } from "../../models/index.js";
+import { qualifyMcpToolName } from "../../runtime/mcp/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
+import type { ToolCall } from "../scoring/trajectory.js";
 import type { TaskOutcome } from "./case-outcome.js";
 
 /**
@@ -18,12 +20,16 @@ export function agentOutcome(
   let sessionError: string | null = null;
   const usage = { inputTokens: 0, outputTokens: 0 };
   let costUsd: number | null = 0;
+  const toolCalls: ToolCall[] = [];
+  let modelCalls = 0;
   for (const event of log) {
     if (event.type === "agent.message") output = textOf(event.content);
+    else if (TOOL_USES.has(event.type)) toolCalls.push({ name: toolName(event), input: event.input ?? {} });
     else if (event.type === "session.status_idle" && stopReason === null) stopReason = String(event.stopReason);
     else if (event.type === "session.error" && sessionError === null) sessionError = errorText(event.error);
     else if (event.type === "agent.usage" || event.type === "session.compaction") {
       // A compaction's summarising call is a model call of the case like the others.
+      if (event.type === "agent.usage") modelCalls++;
       const record = (event.type === "agent.usage" ? event : event.usage) as Record<string, unknown> | undefined;
       const call = { inputTokens: Number(record?.inputTokens) || 0, outputTokens: Number(record?.outputTokens) || 0 };
       usage.inputTokens += call.inputTokens;
@@ -39,7 +45,15 @@ export function agentOutcome(
     }
   }
   const error = caseError(stopReason, sessionError, limits);
-  return { output: error ? output : (output ?? ""), error, usage, costUsd, sessionId };
+  return { output: error ? output : (output ?? ""), error, usage, costUsd, sessionId, toolCalls, modelCalls };
+}
+
+const TOOL_USES: ReadonlySet<string> = new Set(["agent.tool_use", "agent.mcp_tool_use", "agent.custom_tool_use"]);
+
+/** The name the model called: `<server>__<tool>` for MCP tools (as the loop names them for the model). */
+function toolName(event: StoredEvent): string {
+  const name = String(event.name ?? "");
+  return event.type === "agent.mcp_tool_use" ? qualifyMcpToolName(String(event.serverName ?? ""), name) : name;
 }
 
 function caseError(

@@ -8,7 +8,7 @@ import type { CaseRow, ExperimentRow } from "../serialize.js";
 /**
  * Creates the session of an agent case, in the caller's fenced transaction: the frozen agent version, its execution
  * defaults resolved as for any session (a default that vanished since is a case error, thrown as the AppError), the
- * case input as the first `user.message`, and loop settings with no operator (a tool use that would wait for an answer
+ * case's `conversation` as finished turns then its input as a `user.message`, and loop settings with no operator (a tool use that would wait for an answer
  * ends the turn with `session.operator_required`), `maxTurns` as the cap on model calls and read confinement when
  * asked. The session id is recorded on the case, so a re-run after a crash waits for the same session.
  */
@@ -31,6 +31,7 @@ export async function createCaseSession(
     settings,
     events: [{ type: "user.message", content: [{ type: "text", text: row.input }] }],
     parentSessionId: null,
+    ...(row.conversation ? { history: row.conversation } : {}),
     loop: { operator: false, maxModelCalls: task.maxTurns, readonly: task.confineReadonly },
   });
   await client.query(`UPDATE experiment_cases SET "sessionId" = $3 WHERE "experimentId" = $1 AND "position" = $2`, [

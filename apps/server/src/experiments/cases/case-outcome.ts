@@ -1,4 +1,5 @@
 import type { Score } from "@agent-platform/contract";
+import type { ToolCall } from "../scoring/trajectory.js";
 
 /** What running one case produced, before scoring (the task's part of a case). */
 export interface TaskOutcome {
@@ -10,6 +11,9 @@ export interface TaskOutcome {
   /** Estimated cost of the task's model calls; null when a model's price is unknown. */
   costUsd: number | null;
   sessionId: string | null;
+  /** What the run did, for the run scorers: the agent's tool calls and its model calls (a model task: one, none). */
+  toolCalls?: ToolCall[];
+  modelCalls?: number;
 }
 
 /** A finished case, as recorded. */

@@ -4,7 +4,7 @@ import type { AppContext } from "../../context.js";
 import { AppError } from "../../http/app-error.js";
 import type { RunningJob } from "../../jobs/index.js";
 import { modelCatalogueOf } from "../../models/index.js";
-import { ingestEvents } from "../../sessions/index.js";
+import { historyLength, ingestEvents } from "../../sessions/index.js";
 import type { CaseRow, ExperimentRow } from "../serialize.js";
 import { agentOutcome } from "./agent-outcome.js";
 import { createCaseSession } from "./agent-session.js";
@@ -44,7 +44,8 @@ export async function runAgentCase(
     }
   }
   const deadline = startedAt.getTime() + task.timeoutMs;
-  let waited = await waitForTurnEnd(ctx, sessionId, deadline, job.signal);
+  const afterSeq = historyLength(row.conversation ?? []);
+  let waited = await waitForTurnEnd(ctx, sessionId, deadline, job.signal, afterSeq);
   const timedOut = !waited.ended;
   if (timedOut) {
     try {
@@ -52,7 +53,7 @@ export async function runAgentCase(
     } catch (error) {
       job.logger.warn({ err: error, sessionId }, "experiment case: interrupting the session failed");
     }
-    waited = await waitForTurnEnd(ctx, sessionId, Date.now() + INTERRUPT_GRACE_MS, job.signal);
+    waited = await waitForTurnEnd(ctx, sessionId, Date.now() + INTERRUPT_GRACE_MS, job.signal, afterSeq);
   }
   const limits = { maxTurns: task.maxTurns, timeoutMs: task.timeoutMs, timedOut };
   return agentOutcome(sessionId, waited.log, limits, modelCatalogueOf(ctx.config.env));

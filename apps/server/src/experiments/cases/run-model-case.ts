@@ -1,4 +1,4 @@
-import type { ModelTask } from "@agent-platform/contract";
+import type { ConversationTurn, ModelTask } from "@agent-platform/contract";
 import { budgetExceededError, microUsd, recordUsages, reserveUsageNow, type UsageAmount } from "../../budgets/index.js";
 import type { AppContext } from "../../context.js";
 import {
@@ -21,6 +21,7 @@ export async function runModelCase(
   workspaceId: string,
   task: ModelTask,
   input: string,
+  conversation: readonly ConversationTurn[] | null,
   signal: AbortSignal,
 ): Promise<TaskOutcome> {
   const parsed = parseModelSpec(task.model);
@@ -32,7 +33,9 @@ export async function runModelCase(
   };
   // Reserved on the workspace's blocking budgets before the call (context at about 4 characters per token, plus the
   // output cap), settled with the real count after it.
-  const estimate = Math.ceil(((task.system?.length ?? 0) + input.length) / 4) + (task.maxOutputTokens ?? 1_024);
+  const earlier = (conversation ?? []).reduce((n, turn) => n + turn.text.length, 0);
+  const estimate =
+    Math.ceil(((task.system?.length ?? 0) + earlier + input.length) / 4) + (task.maxOutputTokens ?? 1_024);
   const reservation = await reserveUsageNow(ctx, {
     workspaceId,
     reserve: [
@@ -50,7 +53,10 @@ export async function runModelCase(
       spec,
       settings,
       system: task.system,
-      messages: [{ role: "user", text: input }],
+      messages: [
+        ...(conversation ?? []).map((turn) => ({ role: turn.role, text: turn.text })),
+        { role: "user", text: input },
+      ],
       signal,
     });
     const tokens = result.usage.inputTokens + result.usage.outputTokens;

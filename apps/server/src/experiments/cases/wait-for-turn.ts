@@ -2,8 +2,8 @@ import type { AppContext } from "../../context.js";
 import { readEvents, type StoredEvent, subscribeSessionEvents } from "../../sessions/index.js";
 
 /**
- * Waits until the session's turn ends (a `session.status_idle` entry: a case session gets one user message, so its
- * first idle ends the case) or `deadline` passes, woken by the session's log notifications (no polling). Returns the
+ * Waits until the session's turn ends (a `session.status_idle` entry after `afterSeq`: a case session gets one user
+ * message after its conversation, so the first idle after that ends the case) or `deadline` passes, woken by the session's log notifications (no polling). Returns the
  * entries read so far (the whole log). Rejects with the signal's reason when `signal` aborts.
  */
 export async function waitForTurnEnd(
@@ -11,6 +11,8 @@ export async function waitForTurnEnd(
   sessionId: string,
   deadline: number,
   signal: AbortSignal,
+  /** Entries before the case's own turn (a multi-turn case's conversation, which has idles of its own). */
+  afterSeq = 0,
 ): Promise<{ log: StoredEvent[]; ended: boolean }> {
   const log: StoredEvent[] = [];
   let wake: (() => void) | undefined;
@@ -25,7 +27,7 @@ export async function waitForTurnEnd(
       if (dirty) {
         dirty = false;
         for (;;) {
-          const page = await readEvents(ctx.db.pool, sessionId, log.at(-1)?.seq ?? 0, 1_000);
+          const page = await readEvents(ctx.db.pool, sessionId, log.at(-1)?.seq ?? afterSeq, 1_000);
           log.push(...page);
           if (page.length < 1_000) break;
         }

@@ -1,12 +1,17 @@
-import type { Score, Scorer } from "@agent-platform/contract";
+import type { ExpectedToolCall, Score, Scorer } from "@agent-platform/contract";
 import { JUDGE_SYSTEM, judgeMessage, parseJudgeReply } from "./judge-prompt.js";
 import { compileScorerRegex } from "./regex.js";
+import { type CaseRun, scoreRun } from "./run-scorers.js";
 
 /** What a case is scored on. */
 export interface ScoredCase {
   input: string;
   expected: string | null;
   output: string;
+  /** What the task did: needed by `trajectory`, `call_count`, `cost` and `latency` (experiment cases have it). */
+  run?: CaseRun;
+  /** The case's expected tool calls (`trajectory`); null when the case has none. */
+  expectedTools?: readonly ExpectedToolCall[] | null;
 }
 
 /** One judge call (the caller picks the model and counts the tokens). */
@@ -30,8 +35,16 @@ export async function scoreOutput(scorers: readonly Scorer[], scored: ScoredCase
   return out;
 }
 
-async function scoreOne(scorer: Scorer, { input, expected, output }: ScoredCase, judge: Judge): Promise<Score> {
+async function scoreOne(scorer: Scorer, scored: ScoredCase, judge: Judge): Promise<Score> {
+  const { input, expected, output } = scored;
   switch (scorer.type) {
+    case "trajectory":
+    case "call_count":
+    case "cost":
+    case "latency": {
+      if (!scored.run) throw new ScoringFailed(`${scorer.type}: scores a task's run, and there is none here`);
+      return scoreRun(scorer, scored.run, scored.expectedTools ?? null);
+    }
     case "contains": {
       const sensitive = scorer.caseSensitive ?? false;
       const found = sensitive

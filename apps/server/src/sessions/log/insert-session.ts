@@ -4,6 +4,8 @@ import { type BudgetExceeded, budgetExceededError, reserveUsage, unbudgetedUsage
 import { newId } from "../../ids.js";
 import type { Claim } from "../../jobs/index.js";
 import { prepared } from "../../lib/prepared.js";
+import { appendEvents } from "./event-log.js";
+import { type HistoryTurn, historyEvents } from "./history-events.js";
 import { type SessionLoopSettings, saveSessionLoopSettings } from "./loop-settings.js";
 import { type ExecutionSettings, SESSION_COLUMNS, type SessionRow } from "./session-row.js";
 import { insertClaimedTurn, requestTurn } from "./turn-job.js";
@@ -24,6 +26,8 @@ export interface NewSession {
   /** Appended to the new log; when there are any, the loop's turn is requested. */
   events: UserEvent[];
   parentSessionId: string | null;
+  /** Earlier messages written as finished turns before `events` (`historyEvents`). */
+  history?: readonly HistoryTurn[];
   /** How the loop runs it (`session_loop_settings`), written before its first turn is requested. */
   loop?: Partial<SessionLoopSettings>;
 }
@@ -40,7 +44,7 @@ const SESSION_METERS = ["sessions", "tokens", "model_calls", "cost_usd"] as cons
  */
 export async function insertUnbudgetedSession(
   pool: pg.Pool,
-  session: Omit<NewSession, "events" | "loop">,
+  session: Omit<NewSession, "events" | "loop" | "history">,
   /** Also check the agent's head in the statement (it was not read): in the project, not archived, at the version. */
   assumedHead?: { pinned: boolean },
 ): Promise<SessionRow | null> {
@@ -150,6 +154,7 @@ async function writeSession(client: pg.PoolClient, id: string, session: NewSessi
     ],
   );
   if (session.loop) await saveSessionLoopSettings(client, id, session.loop);
+  if (session.history && session.history.length > 0) await appendEvents(client, id, historyEvents(session.history));
   if (session.events.length > 0) await appendUserEvents(client, id, [], session.events);
   return rows[0]!;
 }

@@ -23,6 +23,8 @@ export interface SessionRow {
   vaultIds: string[] | null;
   resources: SessionResource[];
   parentSessionId: string | null;
+  forkedFromSessionId: string | null;
+  forkedFromSeq: number | null;
   lastSeq: number;
   /** BIGINT columns: text as `pg` reads them. */
   inputTokens: string;
@@ -38,9 +40,9 @@ export interface SessionRow {
 }
 
 export const SESSION_COLUMNS = `"id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata", "status",
-  "stopReason", "pendingActions", "environmentId", "vaultIds", "resources", "parentSessionId", "lastSeq", "createdAt",
-  "updatedAt", "archivedAt", "inputTokens", "outputTokens", "cacheReadInputTokens", "cacheWriteInputTokens",
-  "reasoningTokens", "costMicroUsd", "costUnknown"`;
+  "stopReason", "pendingActions", "environmentId", "vaultIds", "resources", "parentSessionId", "forkedFromSessionId",
+  "forkedFromSeq", "lastSeq", "createdAt", "updatedAt", "archivedAt", "inputTokens", "outputTokens",
+  "cacheReadInputTokens", "cacheWriteInputTokens", "reasoningTokens", "costMicroUsd", "costUnknown"`;
 
 export function toSession(row: SessionRow): Session {
   return {
@@ -56,6 +58,8 @@ export function toSession(row: SessionRow): Session {
     vaultIds: row.vaultIds ?? [],
     resources: row.resources,
     parentSessionId: row.parentSessionId,
+    forkedFrom:
+      row.forkedFromSessionId === null ? null : { sessionId: row.forkedFromSessionId, seq: row.forkedFromSeq! },
     lastSeq: row.lastSeq,
     usage: {
       inputTokens: Number(row.inputTokens),
