@@ -1,4 +1,4 @@
-import type { CreateSessionInput, Session } from "@agent-platform/contract";
+import { type CreateSessionInput, OUTCOME_DEFAULT_REVISIONS, type Session } from "@agent-platform/contract";
 import { guessCurrentVersion, loadAgentVersion, versionDefaults } from "../agents/load-agent-version.js";
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
@@ -37,7 +37,8 @@ export async function createSession(
 ): Promise<Session> {
   const ref = typeof input.agent === "string" ? { id: input.agent } : input.agent;
   const pinned = "version" in ref ? ref.version : undefined;
-  if ((input.events ?? []).length === 0) {
+  // A session with an outcome has loop settings: it takes the transaction.
+  if ((input.events ?? []).length === 0 && !input.outcome) {
     const quick = await createOnAssumedHead(ctx, scope, input, ref.id, pinned, options);
     if (quick) return quick;
   }
@@ -57,9 +58,19 @@ export async function createSession(
     settings,
     events: input.events ?? [],
     parentSessionId: options.parentSessionId ?? null,
+    ...(input.outcome
+      ? {
+          loop: {
+            outcome: {
+              scorers: input.outcome.scorers,
+              maxRevisions: input.outcome.maxRevisions ?? OUTCOME_DEFAULT_REVISIONS,
+            },
+          },
+        }
+      : {}),
   };
   const row =
-    (session.events.length === 0 ? await insertUnbudgetedSession(ctx.db.pool, session) : null) ??
+    (session.events.length === 0 && !session.loop ? await insertUnbudgetedSession(ctx.db.pool, session) : null) ??
     (await inTransaction(ctx.db.pool, (client) => insertSession(client, session)));
   return toSession(row);
 }

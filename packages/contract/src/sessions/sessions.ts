@@ -4,6 +4,7 @@ import { IdOrName, idOf, MetadataSchema, NullableTimestamp, Timestamp } from "..
 import { LIMITS } from "../common/limits.js";
 import { PageQuerySchema } from "../common/pagination.js";
 import { UserEventBatchSchema } from "./events.js";
+import { OutcomeInputSchema, SessionOutcomeSchema } from "./outcomes.js";
 
 export const SessionStatusSchema = z
   .enum(["idle", "running"])
@@ -47,6 +48,7 @@ export const SessionSchema = z
     resources: z.array(SessionResourceSchema).describe("Memory mounts, resolved at creation and never again"),
     parentSessionId: z.string().nullable().describe("The coordinator's session when this one is a delegation"),
     lastSeq: z.number().int().describe("`seq` of the newest log entry (0 when the log is empty)"),
+    outcome: SessionOutcomeSchema.nullable().describe("Null: the session has no outcome"),
     createdAt: Timestamp,
     updatedAt: Timestamp.describe("Last change of the log or the status"),
     archivedAt: NullableTimestamp.describe("Archived sessions refuse new events"),
@@ -99,6 +101,7 @@ export const CreateSessionSchema = z
       .max(LIMITS.sessionResources)
       .optional()
       .describe("Memory mounts; `[]` = none; absent = the agent's default"),
+    outcome: OutcomeInputSchema.optional().describe("Grade each turn's final answer (see docs/sessions.md, Outcomes)"),
     events: UserEventBatchSchema.optional().describe(
       "Events appended to the new log in the same transaction (e.g. the first `user.message`)",
     ),

@@ -178,6 +178,8 @@ export type SessionEventPage = components["schemas"]["SessionEventPage"];
 export type SessionLogEvent = components["schemas"]["SessionLogEvent"];
 /** An MCP server's tools could not be listed; the turn goes on without them */
 export type SessionMcpServerUnavailableEvent = components["schemas"]["SessionMcpServerUnavailableEvent"];
+/** The turn's final answer was graded against the session's outcome; with `revise` the agent continues with the feedback */
+export type SessionOutcomeEvaluationEvent = components["schemas"]["SessionOutcomeEvaluationEvent"];
 export type SessionPage = components["schemas"]["SessionPage"];
 /** A turn ended; the session waits for events */
 export type SessionStatusIdleEvent = components["schemas"]["SessionStatusIdleEvent"];

@@ -2661,6 +2661,13 @@ export interface components {
                 /** @enum {string} */
                 mode: "read-only" | "read-write";
             }[];
+            /** @description Grade each turn's final answer (see docs/sessions.md, Outcomes) */
+            outcome?: {
+                /** @description 1 to 8 scorers of distinct types */
+                scorers: components["schemas"]["Scorer"][];
+                /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
+                maxRevisions?: number;
+            };
             /** @description Events appended to the new log in the same transaction (e.g. the first `user.message`) */
             events?: components["schemas"]["UserEvent"][];
         };
@@ -2703,7 +2710,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to receive, or `["*"]` for all (including types added later) */
-            events: (("session.idle" | "session.requires_action" | "session.error" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
+            events: (("session.idle" | "session.requires_action" | "session.error" | "session.outcome_evaluated" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
             description?: string;
             /** @description Only events of these projects; null or absent: every project of the workspace */
             projectIds?: string[] | null;
@@ -3602,6 +3609,17 @@ export interface components {
             parentSessionId: string | null;
             /** @description `seq` of the newest log entry (0 when the log is empty) */
             lastSeq: number;
+            /** @description Null: the session has no outcome */
+            outcome: {
+                /**
+                 * @description `pending` until the turn's answer is graded (and while it is being revised), then `passed` or `failed`
+                 * @enum {string}
+                 */
+                state: "pending" | "passed" | "failed";
+                /** @description Revisions asked for in the latest graded turn */
+                revisions: number;
+                maxRevisions: number;
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -3690,7 +3708,7 @@ export interface components {
             nextAfterSeq: number;
         };
         /** @description Session log entry, discriminated on `type`. A newer server may add entry types (with `seq`, `id`, `type`, `createdAt` and their own fields): keep a default branch. */
-        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["SessionCompactionEvent"];
+        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["SessionCompactionEvent"] | components["schemas"]["SessionOutcomeEvaluationEvent"];
         /** @description An MCP server's tools could not be listed; the turn goes on without them */
         SessionMcpServerUnavailableEvent: {
             /** @description Position in the log: 1, 2, 3… without gaps */
@@ -3711,6 +3729,55 @@ export interface components {
             serverName: string;
             /** @description Why its tools could not be listed */
             message: string;
+        };
+        /** @description The turn's final answer was graded against the session's outcome; with `revise` the agent continues with the feedback */
+        SessionOutcomeEvaluationEvent: {
+            /** @description Position in the log: 1, 2, 3… without gaps */
+            seq: number;
+            /** @description `evt_` id; a tool use is answered by the id of its event */
+            id: string;
+            /**
+             * @description Entry type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "session.outcome_evaluation";
+            /**
+             * Format: date-time
+             * @description When the entry was appended
+             */
+            createdAt: string;
+            /**
+             * @description `passed` when every scorer passed
+             * @enum {string}
+             */
+            verdict: "passed" | "failed";
+            /** @description One verdict per scorer, in the outcome's order */
+            scores: {
+                /** @enum {string} */
+                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge";
+                score: number;
+                passed: boolean;
+                /** @description Why, where meaningful (a judge's reason, what was missing) */
+                reason: string | null;
+            }[];
+            /** @description What failed, as sent to the agent when it revises; null when passed */
+            feedback: string | null;
+            /** @description The agent is given `feedback` as a new input and continues the turn */
+            revise: boolean;
+            /** @description 0 for the turn's first answer, 1 for the first revision, … */
+            revision: number;
+            /** @description `seq` of the `agent.message` graded */
+            answerSeq: number;
+            /** @description The grading's model calls (counted by budgets like every model call, in the same commit) */
+            usage: {
+                /** @description `provider/model` of the judge; null when no scorer called one */
+                model: string | null;
+                modelCalls: number;
+                inputTokens: number;
+                outputTokens: number;
+            };
+            /** @description Estimated cost of the judge calls; null when a price is unknown */
+            costUsd: number | null;
         };
         SessionPage: {
             data: components["schemas"]["Session"][];
@@ -4141,7 +4208,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types to receive, or `["*"]` for all (including types added later) */
-            events?: (("session.idle" | "session.requires_action" | "session.error" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
+            events?: (("session.idle" | "session.requires_action" | "session.error" | "session.outcome_evaluated" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
             description?: string | null;
             /** @description Only events of these projects; null or absent: every project of the workspace */
             projectIds?: string[] | null;
@@ -7752,6 +7819,11 @@ export interface operations {
                      *           ],
                      *           "parentSessionId": "string",
                      *           "lastSeq": 0,
+                     *           "outcome": {
+                     *             "state": "pending",
+                     *             "revisions": 0,
+                     *             "maxRevisions": 0
+                     *           },
                      *           "createdAt": "2019-08-24T14:15:22Z",
                      *           "updatedAt": "2019-08-24T14:15:22Z",
                      *           "archivedAt": "2019-08-24T14:15:22Z"
@@ -7904,6 +7976,11 @@ export interface operations {
                      *       "resources": [],
                      *       "parentSessionId": null,
                      *       "lastSeq": 1,
+                     *       "outcome": {
+                     *         "state": "pending",
+                     *         "revisions": 0,
+                     *         "maxRevisions": 0
+                     *       },
                      *       "createdAt": "2026-01-15T10:00:00.000Z",
                      *       "updatedAt": "2026-01-15T10:00:00.000Z",
                      *       "archivedAt": null
@@ -8085,6 +8162,11 @@ export interface operations {
                      *       ],
                      *       "parentSessionId": "string",
                      *       "lastSeq": 0,
+                     *       "outcome": {
+                     *         "state": "pending",
+                     *         "revisions": 0,
+                     *         "maxRevisions": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8339,6 +8421,11 @@ export interface operations {
                      *       ],
                      *       "parentSessionId": "string",
                      *       "lastSeq": 0,
+                     *       "outcome": {
+                     *         "state": "pending",
+                     *         "revisions": 0,
+                     *         "maxRevisions": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8513,6 +8600,11 @@ export interface operations {
                      *       ],
                      *       "parentSessionId": "string",
                      *       "lastSeq": 0,
+                     *       "outcome": {
+                     *         "state": "pending",
+                     *         "revisions": 0,
+                     *         "maxRevisions": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8839,6 +8931,11 @@ export interface operations {
                      *         "resources": [],
                      *         "parentSessionId": null,
                      *         "lastSeq": 7,
+                     *         "outcome": {
+                     *           "state": "pending",
+                     *           "revisions": 0,
+                     *           "maxRevisions": 0
+                     *         },
                      *         "createdAt": "2026-01-15T10:00:00.000Z",
                      *         "updatedAt": "2026-01-15T10:02:00.000Z",
                      *         "archivedAt": null

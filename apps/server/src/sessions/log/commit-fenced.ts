@@ -1,4 +1,4 @@
-import type { PendingAction } from "@agent-platform/contract";
+import type { PendingAction, SessionOutcome } from "@agent-platform/contract";
 import type pg from "pg";
 import { recordUsages, type UsageAmount, usageInsertSql } from "../../budgets/index.js";
 import { JobLeaseLost, releaseOwnJobSql } from "../../jobs/index.js";
@@ -76,6 +76,8 @@ export interface CommitPlan {
   status?: StatusChange;
   /** Only the head changes (no event). */
   pendingActionsOnly?: PendingAction[];
+  /** The session's outcome state, written with the events (a grading, a turn of a session with an outcome). */
+  outcome?: SessionOutcome;
   /**
    * The generation of the run's claim: the commit also deletes the session's job row when it still is that (nothing
    * was asked of the session since the claim), so the run has nothing left to complete.
@@ -139,7 +141,7 @@ export async function commitFenced(
     const row = head?.rows[0];
     if (!row) throw new SessionGone(lease.sessionId);
     if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
-    const { events, status, pendingActionsOnly, usage, releaseGeneration } = plan(row.lastSeq);
+    const { events, status, pendingActionsOnly, usage, releaseGeneration, outcome } = plan(row.lastSeq);
     const stored = await appendEvents(client, lease.sessionId, events);
     if (usage) await recordUsages(client, usage);
     const released =
@@ -160,18 +162,21 @@ export async function commitFenced(
       };
       await onIdle.run(client, session, status, stored);
     }
+    const setOutcome = outcome ? `"outcome" = ${client.escapeLiteral(JSON.stringify(outcome))}::jsonb, ` : "";
     if (status) {
       const stopReason = status.stopReason === null ? "NULL" : client.escapeLiteral(status.stopReason);
       await client.query(
-        `UPDATE sessions SET "status" = ${client.escapeLiteral(status.status)}, "stopReason" = ${stopReason},
+        `UPDATE sessions SET ${setOutcome}"status" = ${client.escapeLiteral(status.status)}, "stopReason" = ${stopReason},
            "pendingActions" = ${client.escapeLiteral(JSON.stringify(status.pendingActions))}::jsonb, "updatedAt" = now()
          WHERE "id" = ${id}; COMMIT`,
       );
     } else if (pendingActionsOnly) {
       await client.query(
-        `UPDATE sessions SET "pendingActions" = ${client.escapeLiteral(JSON.stringify(pendingActionsOnly))}::jsonb
+        `UPDATE sessions SET ${setOutcome}"pendingActions" = ${client.escapeLiteral(JSON.stringify(pendingActionsOnly))}::jsonb
          WHERE "id" = ${id}; COMMIT`,
       );
+    } else if (outcome) {
+      await client.query(`UPDATE sessions SET ${setOutcome}"updatedAt" = now() WHERE "id" = ${id}; COMMIT`);
     } else {
       await client.query("COMMIT");
     }
@@ -205,19 +210,21 @@ async function commitInOneStatement(
   expectedSeq: number,
   plan: CommitPlan,
 ): Promise<Committed | null> {
-  const { events, status, pendingActionsOnly, usage, releaseGeneration } = plan;
+  const { events, status, pendingActionsOnly, usage, releaseGeneration, outcome } = plan;
   const params: unknown[] = [lease.sessionId, SESSION_TURN_KIND, lease.token, expectedSeq];
   const at = (value: unknown) => `$${params.push(value)}`;
+  const setOutcome = outcome ? `, "outcome" = ${at(JSON.stringify(outcome))}::jsonb` : "";
   const head = status
     ? `, "status" = ${at(status.status)}, "stopReason" = ${at(status.stopReason)},
        "pendingActions" = ${at(JSON.stringify(status.pendingActions))}::jsonb`
     : pendingActionsOnly
       ? `, "pendingActions" = ${at(JSON.stringify(pendingActionsOnly))}::jsonb`
       : "";
+  const set = head + setOutcome;
   const append = appendCtes(at, {
     sessionIdSql: "$1",
     events,
-    set: head,
+    set,
     from: "head",
     where: 'head."id" = u."id" AND head."leaseOwner" = $3 AND head."lastSeq" = $4',
     returning: `"seq", "id", "type", "payload", ${EVENT_CREATED_AT}`,

@@ -1,4 +1,4 @@
-import type { PendingAction, Session, SessionResource } from "@agent-platform/contract";
+import type { PendingAction, Session, SessionOutcome, SessionResource } from "@agent-platform/contract";
 
 /** What a session runs with; resolved once at creation and stored, never resolved again. */
 export interface ExecutionSettings {
@@ -24,14 +24,15 @@ export interface SessionRow {
   resources: SessionResource[];
   parentSessionId: string | null;
   lastSeq: number;
+  outcome: SessionOutcome | null;
   createdAt: Date;
   updatedAt: Date;
   archivedAt: Date | null;
 }
 
 export const SESSION_COLUMNS = `"id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata", "status",
-  "stopReason", "pendingActions", "environmentId", "vaultIds", "resources", "parentSessionId", "lastSeq", "createdAt",
-  "updatedAt", "archivedAt"`;
+  "stopReason", "pendingActions", "environmentId", "vaultIds", "resources", "parentSessionId", "lastSeq", "outcome",
+  "createdAt", "updatedAt", "archivedAt"`;
 
 export function toSession(row: SessionRow): Session {
   return {
@@ -48,6 +49,7 @@ export function toSession(row: SessionRow): Session {
     resources: row.resources,
     parentSessionId: row.parentSessionId,
     lastSeq: row.lastSeq,
+    outcome: row.outcome,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     archivedAt: row.archivedAt?.toISOString() ?? null,
