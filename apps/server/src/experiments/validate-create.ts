@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { invalidRequest } from "../http/error-envelope.js";
 import { checkModelAvailable, parseModelSpec, providerSettingsOf } from "../models/index.js";
-import { regexProblem } from "./scoring/regex.js";
+import { regexProblem } from "../scoring/regex.js";
 
 /** The judge model when an `llm_judge` scorer names none: `EXPERIMENT_JUDGE_MODEL`, else the task's model. */
 export function defaultJudgeModel(ctx: AppContext): string | undefined {

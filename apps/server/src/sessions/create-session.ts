@@ -2,7 +2,9 @@ import { type CreateSessionInput, OUTCOME_DEFAULT_REVISIONS, type Session } from
 import { guessCurrentVersion, loadAgentVersion, versionDefaults } from "../agents/load-agent-version.js";
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
+import { invalidRequest } from "../http/error-envelope.js";
 import { inTransaction } from "../lib/transaction.js";
+import { regexProblem } from "../scoring/regex.js";
 import {
   type ExecutionSettings,
   insertSession,
@@ -35,6 +37,7 @@ export async function createSession(
   input: CreateSessionInput,
   options: CreateSessionOptions = {},
 ): Promise<Session> {
+  checkOutcome(input);
   const ref = typeof input.agent === "string" ? { id: input.agent } : input.agent;
   const pinned = "version" in ref ? ref.version : undefined;
   // A session with an outcome has loop settings: it takes the transaction.
@@ -73,6 +76,15 @@ export async function createSession(
     (session.events.length === 0 && !session.loop ? await insertUnbudgetedSession(ctx.db.pool, session) : null) ??
     (await inTransaction(ctx.db.pool, (client) => insertSession(client, session)));
   return toSession(row);
+}
+
+/** What the schema cannot check of an outcome: its regex scorers must compile on RE2 (400 at the pattern's path). */
+function checkOutcome(input: CreateSessionInput): void {
+  const issues = (input.outcome?.scorers ?? []).flatMap((scorer, index) => {
+    const problem = scorer.type === "regex" ? regexProblem(scorer.pattern, scorer.flags) : null;
+    return problem ? [{ path: `body.outcome.scorers.${index}.pattern`, message: problem }] : [];
+  });
+  if (issues.length > 0) throw invalidRequest(issues);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Score, Scorer } from "@agent-platform/contract";
+import { compileScorerRegex } from "../../scoring/regex.js";
 import { JUDGE_SYSTEM, judgeMessage, parseJudgeReply } from "./judge-prompt.js";
-import { compileScorerRegex } from "./regex.js";
 
 /** What a case is scored on. */
 export interface ScoredCase {

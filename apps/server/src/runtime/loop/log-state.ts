@@ -58,6 +58,8 @@ export interface LogState {
   lastStopReason: StopReason | null;
   /** Model calls since the last `session.status_running`. */
   modelCallsInTurn: number;
+  /** Outcomes: revisions asked for in the turn, and its final answer when no evaluation graded it yet. */
+  outcome: { revisions: number; answer: { seq: number; text: string } | null };
   next: NextAction;
 }
 
@@ -90,6 +92,8 @@ export function analyzeLog(events: readonly StoredEvent[]): LogState {
   let lastIdleSeq = 0;
   let lastStopReason: StopReason | null = null;
   let modelCalls = 0;
+  let revisions = 0;
+  let gradedSeq = 0;
   const closeOpen = (contextSeq?: number) => {
     if (!open) return;
     open.contextSeq = contextSeq ?? open.firstSeq - 1;
@@ -155,6 +159,11 @@ export function analyzeLog(events: readonly StoredEvent[]): LogState {
       case EV.statusRunning:
         lastStatus = { type: event.type, seq: event.seq };
         modelCalls = 0;
+        revisions = 0;
+        break;
+      case EV.outcomeEvaluation:
+        gradedSeq = Math.max(gradedSeq, Number(event.answerSeq));
+        if (event.revise === true) revisions++;
         break;
       case EV.statusIdle:
         lastStatus = { type: event.type, seq: event.seq };
@@ -167,7 +176,10 @@ export function analyzeLog(events: readonly StoredEvent[]): LogState {
 
   const lastSeq = events.length > 0 ? events[events.length - 1]!.seq : 0;
   const turnOpen = lastStatus?.type === EV.statusRunning;
-  const base = { lastSeq, steps, turnOpen, lastStopReason, modelCallsInTurn: modelCalls };
+  const last = steps.at(-1);
+  const answer = last && last.toolUses.length === 0 && last.firstSeq > gradedSeq ? last : undefined;
+  const outcome = { revisions, answer: answer ? { seq: answer.firstSeq, text: answer.text } : null };
+  const base = { lastSeq, steps, turnOpen, lastStopReason, modelCallsInTurn: modelCalls, outcome };
   return { ...base, next: decide(events, base, uses, lastIdleSeq) };
 }
 
@@ -215,8 +227,13 @@ function decide(
   const last = state.steps[state.steps.length - 1];
   if (last && last.toolUses.length > 0) return { kind: "call_model" };
   const seenUpTo = last ? last.contextSeq : 0;
-  if (events.some((e) => e.type === EV.userMessage && e.seq > seenUpTo)) return { kind: "call_model" };
+  if (events.some((e) => isInput(e) && e.seq > seenUpTo)) return { kind: "call_model" };
   return { kind: "finish" };
+}
+
+/** A user message, or an outcome evaluation that sends its feedback to the agent. */
+function isInput(event: StoredEvent): boolean {
+  return event.type === EV.userMessage || (event.type === EV.outcomeEvaluation && event.revise === true);
 }
 
 /**

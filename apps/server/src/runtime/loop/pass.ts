@@ -22,7 +22,7 @@ import {
 import { type McpConnectionSet, openMcpConnections, sessionMcpHeaders, storeMcpResult } from "../mcp/index.js";
 import { type SessionRuntimeInfo, sessionRuntimeInfo, type ToolResult } from "../tools/types.js";
 import type { LoopDeps } from "./deps.js";
-import { errorEvent, idleEvent, runningEvent } from "./events.js";
+import { errorEvent, idleEvent, runningPlan } from "./events.js";
 import type { InterruptWatch } from "./interrupt-watch.js";
 import type { LogState, ToolUseState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
@@ -163,10 +163,7 @@ export class SessionPass {
     if (state.turnOpen) return;
     state.modelCallsInTurn = 0;
     const analysed = state.lastSeq;
-    await this.commit(() => ({
-      events: [runningEvent()],
-      status: { status: "running", stopReason: null, pendingActions: [] },
-    }));
+    await this.commit(() => runningPlan(this.settings));
     // Nothing arrived since the analysis: the state still covers the whole log now that this entry is in.
     if (this.headSeq === analysed + 1) state.lastSeq = this.headSeq;
   }
