@@ -3,17 +3,22 @@ import { createAgent, expectInvalid, message, newSession, postEvents, postSessio
 import { expectGapFree, getSession, types, waitForIdle } from "../sessions/loop-helpers.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
+import { createWebhook, waitUntil } from "../webhooks/helpers.js";
+import { type Receiver, startReceiver } from "../webhooks/receiver.js";
 
 const MODEL = "openai-compatible/fake-model";
 let t: TestApp;
 let fake: FakeOpenAI;
+let receiver: Receiver;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
+  receiver = await startReceiver();
   t = await startTestApp({ role: "all", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
 });
 afterAll(async () => {
   await t?.close();
+  await receiver?.close();
   await fake?.close();
 });
 beforeEach(() => fake.reset());
@@ -168,6 +173,28 @@ describe("outcomes in the loop", () => {
     expect(log.at(-2)).toMatchObject({ verdict: "passed", usage: { inputTokens: 50, outputTokens: 7 } });
     const read = await t.http.get(`/v1/budgets/${budget.body.id}`).set(tenant.auth);
     expect(read.body.used).toBe(167);
+  });
+
+  it("reports the outcome with a session.outcome_evaluated webhook event, before session.idle", async () => {
+    const tenant = await t.newTenant();
+    await createWebhook(t, tenant, {
+      url: receiver.url,
+      events: ["session.outcome_evaluated", "session.idle"],
+    });
+    const agent = await createAgent(t, tenant, { model: MODEL });
+    fake.enqueue({ text: "no" }, { text: "yes" });
+    const session = await newSession(t, tenant, {
+      agent: agent.id,
+      outcome: { scorers: [{ type: "regex", pattern: "^yes$" }], maxRevisions: 3 },
+      events: [message("say yes")],
+    });
+    await waitForIdle(t, tenant, session.id);
+    const mine = await waitUntil("the deliveries", async () => {
+      const found = receiver.received.filter((r) => r.event.data.sessionId === session.id);
+      return found.length >= 2 ? found : undefined;
+    });
+    expect(mine.map((r) => r.event.type)).toEqual(["session.outcome_evaluated", "session.idle"]);
+    expect(mine[0]!.event.data).toMatchObject({ sessionId: session.id, state: "passed", revisions: 1 });
   });
 
   it("refuses an outcome the loop could not grade", async () => {
