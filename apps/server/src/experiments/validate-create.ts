@@ -22,6 +22,13 @@ export function validateCreate(ctx: AppContext, body: CreateExperiment): void {
     const problem = regexProblem(scorer.pattern, scorer.flags);
     if (problem) issues.push({ path: `body.scorers.${index}.pattern`, message: problem });
   });
+  if (body.task.type === "agent") {
+    body.task.outcome?.scorers.forEach((scorer, index) => {
+      if (scorer.type !== "regex") return;
+      const problem = regexProblem(scorer.pattern, scorer.flags);
+      if (problem) issues.push({ path: `body.task.outcome.scorers.${index}.pattern`, message: problem });
+    });
+  }
   if (issues.length > 0) throw invalidRequest(issues);
 
   const settings = providerSettingsOf(ctx.config.env);
