@@ -1,14 +1,21 @@
 import { z } from "zod";
-import { ScorerListSchema, ScoreSchema } from "../experiments/scorers.js";
+import { type Scorer, ScorerListSchema, ScoreSchema } from "../experiments/scorers.js";
 
 export const OUTCOME_MAX_REVISIONS = 10;
 export const OUTCOME_DEFAULT_REVISIONS = 2;
 
+export interface OutcomeInput {
+  scorers: Scorer[];
+  maxRevisions?: number | undefined;
+}
+
 /**
  * What a session's answers must meet: the scorers of experiments applied to the final answer of every turn, and how
- * often the agent may revise a failing answer. `exact_match` is refused (an outcome has no expected output).
+ * often the agent may revise a failing answer. `exact_match` is refused (an outcome has no expected output). Typed
+ * explicitly: the schema is used by sessions and experiment tasks, and its inferred type would make the contract's
+ * declaration too long for the compiler.
  */
-export const OutcomeInputSchema = z
+export const OutcomeInputSchema: z.ZodType<OutcomeInput, z.ZodTypeDef, OutcomeInput> = z
   .object({
     scorers: ScorerListSchema.superRefine((scorers, ctx) => {
       scorers.forEach((scorer, index) => {
@@ -65,6 +72,5 @@ export const OutcomeEvaluationPayload = {
   costUsd: z.number().nullable().describe("Estimated cost of the judge calls; null when a price is unknown"),
 };
 
-export type OutcomeInput = z.infer<typeof OutcomeInputSchema>;
 export type OutcomeState = z.infer<typeof OutcomeStateSchema>;
 export type SessionOutcome = z.infer<typeof SessionOutcomeSchema>;

@@ -1950,6 +1950,13 @@ export interface components {
              * @default false
              */
             confineReadonly?: boolean;
+            /** @description Each case's session carries this outcome: its answer is graded and revised in the loop before the case is scored */
+            outcome?: {
+                /** @description 1 to 8 scorers of distinct types */
+                scorers: components["schemas"]["Scorer"][];
+                /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
+                maxRevisions?: number;
+            };
         };
         /** @description Each case runs as a real session of the agent (tools, skills, memory, the durable loop), with no operator */
         AgentTaskInput: {
@@ -1976,6 +1983,13 @@ export interface components {
              * @default false
              */
             confineReadonly?: boolean;
+            /** @description Each case's session carries this outcome: its answer is graded and revised in the loop before the case is scored */
+            outcome?: {
+                /** @description 1 to 8 scorers of distinct types */
+                scorers: components["schemas"]["Scorer"][];
+                /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
+                maxRevisions?: number;
+            };
         };
         /** @description The result of an `agent.tool_use` */
         AgentToolResultEvent: {
