@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Scorer, ScorerListSchema, ScoreSchema } from "../experiments/scorers.js";
+import { type Scorer, ScorerListSchema, ScorerSchema, ScoreSchema } from "../experiments/scorers.js";
 
 export const OUTCOME_MAX_REVISIONS = 10;
 export const OUTCOME_DEFAULT_REVISIONS = 2;
@@ -40,6 +40,16 @@ export const OutcomeInputSchema: z.ZodType<OutcomeInput, z.ZodTypeDef, OutcomeIn
   })
   .strict()
   .describe("An outcome: each turn's final answer is graded, and revised while it fails and revisions remain");
+
+export interface Outcome {
+  scorers: Scorer[];
+  maxRevisions: number;
+}
+
+/** An outcome as stored (an automation's): `maxRevisions` resolved. */
+export const OutcomeSchema: z.ZodType<Outcome, z.ZodTypeDef, Outcome> = z
+  .object({ scorers: z.array(ScorerSchema), maxRevisions: z.number().int() })
+  .describe("An outcome: the scorers each turn's final answer must pass, and the revisions allowed");
 
 export const OutcomeStateSchema = z
   .enum(["pending", "passed", "failed"])

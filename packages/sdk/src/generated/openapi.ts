@@ -2190,6 +2190,11 @@ export interface components {
                 /** @enum {string} */
                 mode: "read-only" | "read-write";
             }[];
+            /** @description The outcome of the firings' sessions; null: none */
+            outcome: {
+                scorers: components["schemas"]["Scorer"][];
+                maxRevisions: number;
+            } | null;
             /** @description The schedule in English (`At 09:00 AM, Monday through Friday`); null for a manual trigger */
             scheduleDescription: string | null;
             /**
@@ -2504,6 +2509,13 @@ export interface components {
                 /** @enum {string} */
                 mode: "read-only" | "read-write";
             }[];
+            /** @description The outcome each firing's session carries (see sessions, Outcomes); null or absent: none */
+            outcome?: {
+                /** @description 1 to 8 scorers of distinct types */
+                scorers: components["schemas"]["Scorer"][];
+                /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
+                maxRevisions?: number;
+            } | null;
         };
         CreateBudgetRequest: {
             /** @enum {string} */
@@ -4164,6 +4176,13 @@ export interface components {
                 /** @enum {string} */
                 mode: "read-only" | "read-write";
             }[];
+            /** @description Null removes it */
+            outcome?: {
+                /** @description 1 to 8 scorers of distinct types */
+                scorers: components["schemas"]["Scorer"][];
+                /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
+                maxRevisions?: number;
+            } | null;
         };
         /** @description Only the fields present change */
         UpdateEnvironmentRequest: {
@@ -9591,6 +9610,16 @@ export interface operations {
                      *               "mode": "read-only"
                      *             }
                      *           ],
+                     *           "outcome": {
+                     *             "scorers": [
+                     *               {
+                     *                 "type": "contains",
+                     *                 "value": "string",
+                     *                 "caseSensitive": true
+                     *               }
+                     *             ],
+                     *             "maxRevisions": 0
+                     *           },
                      *           "scheduleDescription": "string",
                      *           "nextRunAt": "2019-08-24T14:15:22Z",
                      *           "createdAt": "2019-08-24T14:15:22Z",
@@ -9742,6 +9771,16 @@ export interface operations {
                      *           "mode": "read-only"
                      *         }
                      *       ],
+                     *       "outcome": {
+                     *         "scorers": [
+                     *           {
+                     *             "type": "contains",
+                     *             "value": "string",
+                     *             "caseSensitive": true
+                     *           }
+                     *         ],
+                     *         "maxRevisions": 0
+                     *       },
                      *       "scheduleDescription": "string",
                      *       "nextRunAt": "2019-08-24T14:15:22Z",
                      *       "createdAt": "2019-08-24T14:15:22Z",
@@ -10063,6 +10102,16 @@ export interface operations {
                      *           "mode": "read-only"
                      *         }
                      *       ],
+                     *       "outcome": {
+                     *         "scorers": [
+                     *           {
+                     *             "type": "contains",
+                     *             "value": "string",
+                     *             "caseSensitive": true
+                     *           }
+                     *         ],
+                     *         "maxRevisions": 0
+                     *       },
                      *       "scheduleDescription": "string",
                      *       "nextRunAt": "2019-08-24T14:15:22Z",
                      *       "createdAt": "2019-08-24T14:15:22Z",
@@ -10307,6 +10356,16 @@ export interface operations {
                      *           "mode": "read-only"
                      *         }
                      *       ],
+                     *       "outcome": {
+                     *         "scorers": [
+                     *           {
+                     *             "type": "contains",
+                     *             "value": "string",
+                     *             "caseSensitive": true
+                     *           }
+                     *         ],
+                     *         "maxRevisions": 0
+                     *       },
                      *       "scheduleDescription": "string",
                      *       "nextRunAt": "2019-08-24T14:15:22Z",
                      *       "createdAt": "2019-08-24T14:15:22Z",
