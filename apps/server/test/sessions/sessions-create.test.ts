@@ -48,6 +48,7 @@ describe("POST /sessions", () => {
       resources: [],
       parentSessionId: null,
       lastSeq: 0,
+      outcome: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
       archivedAt: null,
