@@ -299,15 +299,16 @@ export class SessionPass {
 
   /** Gives back a reservation whose call failed: nothing was used. */
   releaseModelReservation(reserved: number): void {
-    this.recordUsages([
+    const usages: UsageAmount[] = [
       { meter: "tokens", amount: -reserved },
       { meter: "model_calls", amount: -1 },
-    ]);
+    ];
+    this.recordUsage({ workspaceId: this.info.workspaceId, agentId: this.info.agentId, usages });
   }
 
-  private recordUsages(usages: UsageAmount[]): void {
-    const owner = { workspaceId: this.info.workspaceId, agentId: this.info.agentId };
-    this.recording = recordUsages(this.pool, { ...owner, usages }).then(
+  /** Records usage outside a commit (awaited before the next budget check). */
+  recordUsage(usage: CommittedUsage): void {
+    this.recording = recordUsages(this.pool, usage).then(
       () => {},
       (error) => this.ctx.logger.error({ err: error, sessionId: this.info.id }, "recording usage failed"),
     );

@@ -36,8 +36,12 @@ export async function gradeOutcomeStep(
     scores = await scoreOutput(outcome.scorers, scored, grader.judge);
   } catch (error) {
     const failure = gradingFailure(error);
-    if (!failure) throw error;
     const usage = grader.settlement();
+    if (!failure) {
+      // Interrupted, lease lost, shutdown: nothing is written, and the budgets keep only what the judge really used.
+      if (usage) pass.recordUsage(usage);
+      throw error;
+    }
     await pass.commit(
       () => ({
         events: [errorEvent(failure.code, failure.message), idleEvent("error")],
