@@ -197,6 +197,24 @@ describe("outcomes in the loop", () => {
     expect(mine[0]!.event.data).toMatchObject({ sessionId: session.id, state: "passed", revisions: 1 });
   });
 
+  it("stops a grading on user.interrupt: no evaluation, the outcome stays pending", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    fake.enqueue({ text: "an answer" }, { hang: true });
+    const session = await newSession(t, t.tenant, {
+      agent: agent.id,
+      outcome: { scorers: [{ type: "llm_judge" }] },
+      events: [message("hi")],
+    });
+    await waitUntil("the judge call", async () =>
+      fake.requests.some((r) => isJudgeCall(r.body) && r.outcome === "pending") ? true : undefined,
+    );
+    await postEvents(t, t.tenant, session.id, [{ type: "user.interrupt" }]);
+    const log = await waitForIdle(t, t.tenant, session.id);
+    expect(types(log)).not.toContain("session.outcome_evaluation");
+    expect(log.at(-1).stopReason).toBe("interrupted");
+    expect(await getSession(t, t.tenant, session.id)).toMatchObject({ outcome: { state: "pending" } });
+  });
+
   it("refuses an outcome the loop could not grade", async () => {
     const agent = await createAgent(t, t.tenant);
     const bad = await postSession(t, t.tenant, {
