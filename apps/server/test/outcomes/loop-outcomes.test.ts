@@ -197,6 +197,28 @@ describe("outcomes in the loop", () => {
     expect(mine[0]!.event.data).toMatchObject({ sessionId: session.id, state: "passed", revisions: 1 });
   });
 
+  it("ends the turn with outcome.grading_failed when the judge gives no verdict, counting its call", async () => {
+    const tenant = await t.newTenant();
+    const agent = await createAgent(t, tenant, { model: MODEL });
+    const budget = await t.http
+      .post("/v1/budgets")
+      .set(tenant.auth)
+      .send({ scope: "agent", agentId: agent.id, meter: "model_calls", limit: 10, action: "block", period: "total" });
+    expect(budget.status, JSON.stringify(budget.body)).toBe(201);
+    fake.enqueue({ text: "an answer" }, { text: "I think it is fine" });
+    const session = await newSession(t, tenant, {
+      agent: agent.id,
+      outcome: { scorers: [{ type: "llm_judge" }] },
+      events: [message("hi")],
+    });
+    const log = await waitForIdle(t, tenant, session.id);
+    expect(types(log).slice(-2)).toEqual(["session.error", "session.status_idle"]);
+    expect(log.at(-2).error).toMatchObject({ code: "outcome.grading_failed" });
+    expect(log.at(-2).error.message).toContain("did not answer with JSON");
+    const read = await t.http.get(`/v1/budgets/${budget.body.id}`).set(tenant.auth);
+    expect(read.body.used).toBe(2);
+  });
+
   it("stops a grading on user.interrupt: no evaluation, the outcome stays pending", async () => {
     const agent = await createAgent(t, t.tenant, { model: MODEL });
     fake.enqueue({ text: "an answer" }, { hang: true });
