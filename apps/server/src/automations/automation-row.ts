@@ -1,4 +1,4 @@
-import type { Automation, DefaultsResourceSchema, Trigger } from "@agent-platform/contract";
+import type { Automation, DefaultsResourceSchema, Outcome, Trigger } from "@agent-platform/contract";
 import type { z } from "zod";
 import { describeCron } from "./schedule/cron.js";
 
@@ -23,6 +23,7 @@ export interface AutomationRow {
   environmentId: string | null;
   vaultIds: string[];
   resources: StoredResource[];
+  outcome: Outcome | null;
   nextFireAt: Date | null;
   queuedFireAt: Date | null;
   createdAt: Date;
@@ -31,7 +32,7 @@ export interface AutomationRow {
 
 export const AUTOMATION_COLUMNS = `"id", "projectId", "workspaceId", "name", "description", "agentId", "agentVersion",
   "prompt", "triggerType", "cron", "timezone", "overlap", "jitterSeconds", "enabled", "environmentId", "vaultIds",
-  "resources", "nextFireAt", "queuedFireAt", "createdAt", "updatedAt"`;
+  "resources", "outcome", "nextFireAt", "queuedFireAt", "createdAt", "updatedAt"`;
 
 /** The schedule of a row, when it has one. */
 export function scheduleOf(row: AutomationRow): { cron: string; timezone: string } | null {
@@ -59,6 +60,7 @@ export function toAutomation(row: AutomationRow): Automation {
     environmentId: row.environmentId,
     vaultIds: row.vaultIds ?? [],
     resources: row.resources,
+    outcome: row.outcome,
     scheduleDescription: schedule ? describeCron(schedule.cron) : null,
     nextRunAt: row.nextFireAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),

@@ -3,6 +3,7 @@ import type { AppContext } from "../context.js";
 import { newId } from "../ids.js";
 import { inTransaction } from "../lib/transaction.js";
 import { AUTOMATION_COLUMNS, type AutomationRow, toAutomation } from "./automation-row.js";
+import { storedOutcome } from "./outcome.js";
 import { armSchedule, firstFireTime, triggerColumns } from "./schedule-settings.js";
 import { resolveWriteReferences } from "./write-references.js";
 
@@ -22,6 +23,7 @@ export async function createAutomation(
   input: CreateAutomationInput,
 ): Promise<Automation> {
   const trigger = triggerColumns(input.trigger);
+  const outcome = storedOutcome(input.outcome);
   const refs = await resolveWriteReferences(ctx, scope, input.agentId, {
     agentVersion: input.agentVersion ?? null,
     environmentId: input.environmentId ?? null,
@@ -34,9 +36,9 @@ export async function createAutomation(
     const { rows } = await client.query<AutomationRow>(
       `INSERT INTO automations ("id", "projectId", "workspaceId", "name", "description", "agentId", "agentVersion",
          "prompt", "triggerType", "cron", "timezone", "overlap", "jitterSeconds", "enabled", "environmentId",
-         "vaultIds", "resources", "nextFireAt", "createdAt", "updatedAt")
+         "vaultIds", "resources", "nextFireAt", "outcome", "createdAt", "updatedAt")
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::text[], $17::jsonb, $18,
-         now(), now())
+         $19::jsonb, now(), now())
        RETURNING ${AUTOMATION_COLUMNS}`,
       [
         newId("automation"),
@@ -57,6 +59,7 @@ export async function createAutomation(
         refs.vaultIds ?? [],
         JSON.stringify(refs.resources ?? []),
         nextFireAt,
+        outcome ? JSON.stringify(outcome) : null,
       ],
     );
     const created = rows[0]!;

@@ -3,6 +3,7 @@ import type { AppContext } from "../context.js";
 import { inTransaction } from "../lib/transaction.js";
 import { AUTOMATION_COLUMNS, type AutomationRow, toAutomation } from "./automation-row.js";
 import { requireAutomation } from "./automation-store.js";
+import { storedOutcome } from "./outcome.js";
 import { armSchedule, firstFireTime, type TriggerColumns, triggerColumns } from "./schedule-settings.js";
 import { resolveWriteReferences } from "./write-references.js";
 
@@ -25,6 +26,7 @@ export async function updateAutomation(
 ): Promise<Automation> {
   const current = await requireAutomation(ctx.db.pool, scope.projectId, id);
   const trigger = input.trigger ? triggerColumns(input.trigger) : undefined;
+  const outcome = input.outcome !== undefined ? { outcome: storedOutcome(input.outcome) } : {};
   const refs = await resolveWriteReferences(ctx, scope, current.agentId, input, current);
 
   const row = await inTransaction(ctx.db.pool, async (client) => {
@@ -36,6 +38,7 @@ export async function updateAutomation(
       ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       ...(trigger ?? {}),
+      ...outcome,
       ...refs,
     };
     const rearm = scheduleMoved(locked, next);
@@ -45,7 +48,7 @@ export async function updateAutomation(
       `UPDATE automations SET "name" = $2, "description" = $3, "agentVersion" = $4, "prompt" = $5,
          "triggerType" = $6, "cron" = $7, "timezone" = $8, "overlap" = $9, "jitterSeconds" = $10, "enabled" = $11,
          "environmentId" = $12, "vaultIds" = $13::text[], "resources" = $14::jsonb, "nextFireAt" = $15,
-         "queuedFireAt" = $16, "updatedAt" = now()
+         "queuedFireAt" = $16, "outcome" = $17::jsonb, "updatedAt" = now()
        WHERE "id" = $1
        RETURNING ${AUTOMATION_COLUMNS}`,
       [
@@ -65,6 +68,7 @@ export async function updateAutomation(
         JSON.stringify(next.resources),
         next.nextFireAt,
         next.queuedFireAt,
+        next.outcome ? JSON.stringify(next.outcome) : null,
       ],
     );
     const updated = rows[0]!;

@@ -2,6 +2,7 @@ import { microUsd, recordUsages } from "../budgets/index.js";
 import type { AppContext } from "../context.js";
 import { exponentialBackoff, type JobKind, type NoPayload, type RunningJob } from "../jobs/index.js";
 import { providerSettingsOf } from "../models/index.js";
+import { ScoringFailed, scoreOutput } from "../scoring/score-output.js";
 import type { CaseResult, TaskOutcome } from "./cases/case-outcome.js";
 import { runAgentCase } from "./cases/run-agent-case.js";
 import { runModelCase } from "./cases/run-model-case.js";
@@ -11,7 +12,6 @@ import { CASE_JOB, parseCaseKey } from "./job-types.js";
 import { createJudge } from "./judge.js";
 import { loadCase, markStarted } from "./load-case.js";
 import { publishExperimentEnd } from "./publish-end.js";
-import { ScoringFailed, scoreOutput } from "./scoring/score-output.js";
 import type { CaseRow, ExperimentRow } from "./serialize.js";
 
 /**

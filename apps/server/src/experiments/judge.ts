@@ -9,7 +9,7 @@ import {
   parseModelSpec,
   providerSettingsOf,
 } from "../models/index.js";
-import { type Judge, ScoringFailed } from "./scoring/score-output.js";
+import { type Judge, ScoringFailed } from "../scoring/score-output.js";
 import { defaultJudgeModel } from "./validate-create.js";
 
 export interface CountingJudge extends Judge {

@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { invalidRequest } from "../http/error-envelope.js";
 import { checkModelAvailable, parseModelSpec, providerSettingsOf } from "../models/index.js";
-import { regexProblem } from "./scoring/regex.js";
+import { regexProblem } from "../scoring/regex.js";
 
 /** The judge model when an `llm_judge` scorer names none: `EXPERIMENT_JUDGE_MODEL`, else the task's model. */
 export function defaultJudgeModel(ctx: AppContext): string | undefined {
@@ -22,6 +22,13 @@ export function validateCreate(ctx: AppContext, body: CreateExperiment): void {
     const problem = regexProblem(scorer.pattern, scorer.flags);
     if (problem) issues.push({ path: `body.scorers.${index}.pattern`, message: problem });
   });
+  if (body.task.type === "agent") {
+    body.task.outcome?.scorers.forEach((scorer, index) => {
+      if (scorer.type !== "regex") return;
+      const problem = regexProblem(scorer.pattern, scorer.flags);
+      if (problem) issues.push({ path: `body.task.outcome.scorers.${index}.pattern`, message: problem });
+    });
+  }
   if (issues.length > 0) throw invalidRequest(issues);
 
   const settings = providerSettingsOf(ctx.config.env);

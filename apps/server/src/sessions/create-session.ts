@@ -1,8 +1,10 @@
-import type { CreateSessionInput, Session } from "@agent-platform/contract";
+import { type CreateSessionInput, OUTCOME_DEFAULT_REVISIONS, type Session } from "@agent-platform/contract";
 import { guessCurrentVersion, loadAgentVersion, versionDefaults } from "../agents/load-agent-version.js";
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
+import { invalidRequest } from "../http/error-envelope.js";
 import { inTransaction } from "../lib/transaction.js";
+import { regexProblem } from "../scoring/regex.js";
 import {
   type ExecutionSettings,
   insertSession,
@@ -35,9 +37,11 @@ export async function createSession(
   input: CreateSessionInput,
   options: CreateSessionOptions = {},
 ): Promise<Session> {
+  checkOutcome(input);
   const ref = typeof input.agent === "string" ? { id: input.agent } : input.agent;
   const pinned = "version" in ref ? ref.version : undefined;
-  if ((input.events ?? []).length === 0) {
+  // A session with an outcome has loop settings: it takes the transaction.
+  if ((input.events ?? []).length === 0 && !input.outcome) {
     const quick = await createOnAssumedHead(ctx, scope, input, ref.id, pinned, options);
     if (quick) return quick;
   }
@@ -57,11 +61,30 @@ export async function createSession(
     settings,
     events: input.events ?? [],
     parentSessionId: options.parentSessionId ?? null,
+    ...(input.outcome
+      ? {
+          loop: {
+            outcome: {
+              scorers: input.outcome.scorers,
+              maxRevisions: input.outcome.maxRevisions ?? OUTCOME_DEFAULT_REVISIONS,
+            },
+          },
+        }
+      : {}),
   };
   const row =
-    (session.events.length === 0 ? await insertUnbudgetedSession(ctx.db.pool, session) : null) ??
+    (session.events.length === 0 && !session.loop ? await insertUnbudgetedSession(ctx.db.pool, session) : null) ??
     (await inTransaction(ctx.db.pool, (client) => insertSession(client, session)));
   return toSession(row);
+}
+
+/** What the schema cannot check of an outcome: its regex scorers must compile on RE2 (400 at the pattern's path). */
+function checkOutcome(input: CreateSessionInput): void {
+  const issues = (input.outcome?.scorers ?? []).flatMap((scorer, index) => {
+    const problem = scorer.type === "regex" ? regexProblem(scorer.pattern, scorer.flags) : null;
+    return problem ? [{ path: `body.outcome.scorers.${index}.pattern`, message: problem }] : [];
+  });
+  if (issues.length > 0) throw invalidRequest(issues);
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Scorer } from "@agent-platform/contract";
 import { describe, expect, it } from "vitest";
-import type { CaseRun } from "../../src/experiments/scoring/run-scorers.js";
-import { type Judge, ScoringFailed, scoreOutput } from "../../src/experiments/scoring/score-output.js";
-import { scoreTrajectory } from "../../src/experiments/scoring/trajectory.js";
+import type { CaseRun } from "../../src/scoring/run-scorers.js";
+import { type Judge, ScoringFailed, scoreOutput } from "../../src/scoring/score-output.js";
+import { scoreTrajectory } from "../../src/scoring/trajectory.js";
 
 const noJudge: Judge = async () => {
   throw new Error("no judge in this test");

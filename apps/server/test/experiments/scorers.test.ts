@@ -1,8 +1,8 @@
 import type { Scorer } from "@agent-platform/contract";
 import { describe, expect, it } from "vitest";
-import { parseJudgeReply } from "../../src/experiments/scoring/judge-prompt.js";
-import { regexProblem } from "../../src/experiments/scoring/regex.js";
-import { type Judge, ScoringFailed, scoreOutput } from "../../src/experiments/scoring/score-output.js";
+import { parseJudgeReply } from "../../src/scoring/judge-prompt.js";
+import { regexProblem } from "../../src/scoring/regex.js";
+import { type Judge, ScoringFailed, scoreOutput } from "../../src/scoring/score-output.js";
 
 const noJudge: Judge = async () => {
   throw new Error("no judge in this test");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { analyzeLog, buildConversation } from "../../src/runtime/loop/log-state.js";
+import { buildConversation } from "../../src/runtime/loop/conversation.js";
+import { analyzeLog } from "../../src/runtime/loop/log-state.js";
 import type { StoredEvent } from "../../src/sessions/index.js";
 
 // The loop's rebuild of a session from its log alone (pure): what to do next, and the conversation a model sees.

@@ -57,6 +57,7 @@ describe("POST /sessions", () => {
         reasoningTokens: 0,
         costUsd: 0,
       },
+      outcome: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
       archivedAt: null,

@@ -3,6 +3,7 @@ import { AgentVersionNumber, DefaultsResourceInputSchema, DefaultsResourceSchema
 import { Description, IdOrName, idOf, Name, NullableTimestamp, Timestamp } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
 import { PageQuerySchema } from "../common/pagination.js";
+import { OutcomeInputSchema, OutcomeSchema } from "../sessions/outcomes.js";
 import { TriggerInputSchema, TriggerSchema } from "./trigger.js";
 
 const unique =
@@ -67,6 +68,9 @@ export const CreateAutomationSchema = z
     environmentId: EnvironmentId.optional(),
     vaultIds: AutomationVaultIds.optional(),
     resources: AutomationResources.optional(),
+    outcome: OutcomeInputSchema.nullable()
+      .optional()
+      .describe("The outcome each firing's session carries (see sessions, Outcomes); null or absent: none"),
   })
   .strict();
 
@@ -81,6 +85,7 @@ export const UpdateAutomationSchema = z
     environmentId: EnvironmentId.optional().describe("Null clears it"),
     vaultIds: AutomationVaultIds.optional(),
     resources: AutomationResources.optional(),
+    outcome: OutcomeInputSchema.nullable().optional().describe("Null removes it"),
   })
   .strict()
   .describe(
@@ -102,6 +107,7 @@ export const AutomationSchema = z
     environmentId: z.string().nullable(),
     vaultIds: z.array(z.string()),
     resources: z.array(DefaultsResourceSchema),
+    outcome: OutcomeSchema.nullable().describe("The outcome of the firings' sessions; null: none"),
     scheduleDescription: z
       .string()
       .nullable()

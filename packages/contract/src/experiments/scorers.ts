@@ -108,6 +108,15 @@ export const ScorerSchema = z.discriminatedUnion("type", [
   LatencyScorer,
 ]);
 
+/** The scorers that judge an answer on its own (an outcome's): no expected output, no run to look at. */
+export const AnswerScorerSchema = z.discriminatedUnion("type", [
+  ContainsScorer,
+  RegexScorer,
+  JsonValidScorer,
+  NotEmptyScorer,
+  LlmJudgeScorer,
+]);
+
 export const SCORER_TYPES = [
   "contains",
   "exact_match",
@@ -159,5 +168,6 @@ export const ScoreSchema = z.object({
 });
 
 export type Scorer = z.infer<typeof ScorerSchema>;
+export type AnswerScorer = z.infer<typeof AnswerScorerSchema>;
 export type Score = z.infer<typeof ScoreSchema>;
 export type TrajectoryMetrics = z.infer<typeof TrajectoryMetricsSchema>;

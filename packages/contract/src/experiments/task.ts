@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "../common/limits.js";
+import { OutcomeInputSchema } from "../sessions/outcomes.js";
 
 const ModelString = z
   .string()
@@ -49,6 +50,9 @@ export const AgentTaskInputSchema = z
       .boolean()
       .default(false)
       .describe("Run each case with read confinement: mutating tools of every origin removed"),
+    outcome: OutcomeInputSchema.optional().describe(
+      "Each case's session carries this outcome: its answer is graded and revised in the loop before the case is scored",
+    ),
   })
   .strict()
   .describe(

@@ -45,7 +45,8 @@ export const CreateBudgetSchema = z
     meter: BudgetMeterSchema,
     limit: z
       .number()
-      .positive()
+      // One micro-dollar at least (a count must be a whole number, checked below): positive, as OpenAPI 3.0 can say it.
+      .min(0.000001)
       .max(Number.MAX_SAFE_INTEGER)
       .describe("A whole count; for `cost_usd`, US dollars to the micro-dollar (at most 1,000,000,000)"),
     period: BudgetPeriodSchema.default("month"),

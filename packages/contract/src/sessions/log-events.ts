@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Timestamp } from "../common/fields.js";
 import { SessionEventSchema } from "./events.js";
+import { OutcomeEvaluationPayload } from "./outcomes.js";
 import { PendingActionSchema, StopReasonSchema } from "./sessions.js";
 
 /**
@@ -274,6 +275,12 @@ export const SessionCompactionLogEventSchema = logEvent(
   "The earlier conversation was summarised: the model is sent the summary and the entries after it (the log keeps all)",
 );
 
+export const SessionOutcomeEvaluationLogEventSchema = logEvent(
+  "session.outcome_evaluation",
+  OutcomeEvaluationPayload,
+  "The turn's final answer was graded against the session's outcome; with `revise` the agent continues with the feedback",
+);
+
 /** Every typed log entry by component name (the OpenAPI document registers each under its name). */
 export const SessionLogEventSchemas = {
   UserMessageEvent: UserMessageLogEventSchema,
@@ -293,6 +300,7 @@ export const SessionLogEventSchemas = {
   AgentUsageEvent: AgentUsageLogEventSchema,
   AgentThinkingEvent: AgentThinkingLogEventSchema,
   SessionCompactionEvent: SessionCompactionLogEventSchema,
+  SessionOutcomeEvaluationEvent: SessionOutcomeEvaluationLogEventSchema,
 } as const;
 
 /** A log entry of a type this contract knows, discriminated on `type`. */
@@ -315,6 +323,7 @@ export const SessionLogEventSchema = z
     AgentUsageLogEventSchema,
     AgentThinkingLogEventSchema,
     SessionCompactionLogEventSchema,
+    SessionOutcomeEvaluationLogEventSchema,
   ])
   .describe("Session log entry of a known type");
 
@@ -336,6 +345,7 @@ export type AgentMcpToolResultEvent = z.infer<typeof AgentMcpToolResultLogEventS
 export type AgentUsageEvent = z.infer<typeof AgentUsageLogEventSchema>;
 export type AgentThinkingEvent = z.infer<typeof AgentThinkingLogEventSchema>;
 export type SessionCompactionEvent = z.infer<typeof SessionCompactionLogEventSchema>;
+export type SessionOutcomeEvaluationEvent = z.infer<typeof SessionOutcomeEvaluationLogEventSchema>;
 
 /** A log entry of a known type; narrow on `type`. Newer servers may send other types: keep a default branch. */
 export type SessionLogEvent = z.infer<typeof SessionLogEventSchema>;

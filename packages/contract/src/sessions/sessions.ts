@@ -5,6 +5,7 @@ import { IdOrName, idOf, MetadataSchema, NullableTimestamp, Timestamp } from "..
 import { LIMITS } from "../common/limits.js";
 import { PageQuerySchema } from "../common/pagination.js";
 import { UserEventBatchSchema } from "./events.js";
+import { OutcomeInputSchema, SessionOutcomeSchema } from "./outcomes.js";
 
 export const SessionStatusSchema = z
   .enum(["idle", "running"])
@@ -69,6 +70,7 @@ export const SessionSchema = z
       ),
     lastSeq: z.number().int().describe("`seq` of the newest log entry (0 when the log is empty)"),
     usage: SessionUsageSchema,
+    outcome: SessionOutcomeSchema.nullable().describe("Null: the session has no outcome"),
     createdAt: Timestamp,
     updatedAt: Timestamp.describe("Last change of the log or the status"),
     archivedAt: NullableTimestamp.describe("Archived sessions refuse new events"),
@@ -121,6 +123,7 @@ export const CreateSessionSchema = z
       .max(LIMITS.sessionResources)
       .optional()
       .describe("Memory mounts; `[]` = none; absent = the agent's default"),
+    outcome: OutcomeInputSchema.optional().describe("Grade each turn's final answer (see docs/sessions.md, Outcomes)"),
     events: UserEventBatchSchema.optional().describe(
       "Events appended to the new log in the same transaction (e.g. the first `user.message`)",
     ),

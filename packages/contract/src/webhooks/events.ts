@@ -24,6 +24,13 @@ export const WebhookEventDataSchemas = {
   "session.error": z
     .object({ ...SessionRef, error: z.object({ code: z.string(), message: z.string() }) })
     .describe("A session's turn ended with an error (`session.error` in its log)"),
+  "session.outcome_evaluated": z
+    .object({
+      ...SessionRef,
+      state: z.enum(["passed", "failed"]).describe("The outcome's final state for the turn"),
+      revisions: z.number().int().describe("Revisions the turn took"),
+    })
+    .describe("A session's turn ended with its answer graded: the outcome passed, or failed with no revision left"),
   "automation.run.started": z
     .object({
       projectId: idOf("proj"),

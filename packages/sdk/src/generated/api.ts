@@ -51,7 +51,19 @@ export type BudgetPage = components["schemas"]["BudgetPage"];
 /** Passes when the number of tool calls or model calls of the case is within [min, max] */
 export type CallCountScorer = components["schemas"]["CallCountScorer"];
 /** Passes (score 1) when the output contains `value` */
+export type ContainsAgentTask = components["schemas"]["ContainsAgentTask"];
+/** Passes (score 1) when the output contains `value` */
+export type ContainsAgentTaskInput = components["schemas"]["ContainsAgentTaskInput"];
+/** Passes (score 1) when the output contains `value` */
+export type ContainsAutomation = components["schemas"]["ContainsAutomation"];
+/** Passes (score 1) when the output contains `value` */
+export type ContainsCreateAutomationRequest = components["schemas"]["ContainsCreateAutomationRequest"];
+/** Passes (score 1) when the output contains `value` */
+export type ContainsCreateSessionRequest = components["schemas"]["ContainsCreateSessionRequest"];
+/** Passes (score 1) when the output contains `value` */
 export type ContainsScorer = components["schemas"]["ContainsScorer"];
+/** Passes (score 1) when the output contains `value` */
+export type ContainsUpdateAutomationRequest = components["schemas"]["ContainsUpdateAutomationRequest"];
 /** Passes when the task's estimated cost (judges excluded) is at most `maxUsd`; an unknown price fails */
 export type CostScorer = components["schemas"]["CostScorer"];
 /** Agent configuration; `name` and `model` are required */
@@ -104,7 +116,19 @@ export type Health = components["schemas"]["Health"];
 export type IngestAcknowledgement = components["schemas"]["IngestAcknowledgement"];
 export type IngestEventsRequest = components["schemas"]["IngestEventsRequest"];
 /** Passes when the output is valid JSON */
+export type JsonValidAgentTask = components["schemas"]["JsonValidAgentTask"];
+/** Passes when the output is valid JSON */
+export type JsonValidAgentTaskInput = components["schemas"]["JsonValidAgentTaskInput"];
+/** Passes when the output is valid JSON */
+export type JsonValidAutomation = components["schemas"]["JsonValidAutomation"];
+/** Passes when the output is valid JSON */
+export type JsonValidCreateAutomationRequest = components["schemas"]["JsonValidCreateAutomationRequest"];
+/** Passes when the output is valid JSON */
+export type JsonValidCreateSessionRequest = components["schemas"]["JsonValidCreateSessionRequest"];
+/** Passes when the output is valid JSON */
 export type JsonValidScorer = components["schemas"]["JsonValidScorer"];
+/** Passes when the output is valid JSON */
+export type JsonValidUpdateAutomationRequest = components["schemas"]["JsonValidUpdateAutomationRequest"];
 /** Knowledge base: documents an agent searches with full-text search */
 export type KnowledgeBase = components["schemas"]["KnowledgeBase"];
 export type KnowledgeBasePage = components["schemas"]["KnowledgeBasePage"];
@@ -119,7 +143,19 @@ export type KnowledgeSearchResult = components["schemas"]["KnowledgeSearchResult
 export type LatencyScorer = components["schemas"]["LatencyScorer"];
 export type LimitedNetworking = components["schemas"]["LimitedNetworking"];
 /** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+export type LlmJudgeAgentTask = components["schemas"]["LlmJudgeAgentTask"];
+/** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+export type LlmJudgeAgentTaskInput = components["schemas"]["LlmJudgeAgentTaskInput"];
+/** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+export type LlmJudgeAutomation = components["schemas"]["LlmJudgeAutomation"];
+/** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+export type LlmJudgeCreateAutomationRequest = components["schemas"]["LlmJudgeCreateAutomationRequest"];
+/** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+export type LlmJudgeCreateSessionRequest = components["schemas"]["LlmJudgeCreateSessionRequest"];
+/** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
 export type LlmJudgeScorer = components["schemas"]["LlmJudgeScorer"];
+/** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+export type LlmJudgeUpdateAutomationRequest = components["schemas"]["LlmJudgeUpdateAutomationRequest"];
 /** Fires only through `POST …/automations/:id/run` */
 export type ManualAutomationTrigger = components["schemas"]["ManualAutomationTrigger"];
 /** Fires only through `POST …/automations/:id/run` */
@@ -140,7 +176,19 @@ export type ModelTask = components["schemas"]["ModelTask"];
 export type Networking = components["schemas"]["Networking"];
 export type NoneNetworking = components["schemas"]["NoneNetworking"];
 /** Passes when the output has a non-whitespace character */
+export type NotEmptyAgentTask = components["schemas"]["NotEmptyAgentTask"];
+/** Passes when the output has a non-whitespace character */
+export type NotEmptyAgentTaskInput = components["schemas"]["NotEmptyAgentTaskInput"];
+/** Passes when the output has a non-whitespace character */
+export type NotEmptyAutomation = components["schemas"]["NotEmptyAutomation"];
+/** Passes when the output has a non-whitespace character */
+export type NotEmptyCreateAutomationRequest = components["schemas"]["NotEmptyCreateAutomationRequest"];
+/** Passes when the output has a non-whitespace character */
+export type NotEmptyCreateSessionRequest = components["schemas"]["NotEmptyCreateSessionRequest"];
+/** Passes when the output has a non-whitespace character */
 export type NotEmptyScorer = components["schemas"]["NotEmptyScorer"];
+/** Passes when the output has a non-whitespace character */
+export type NotEmptyUpdateAutomationRequest = components["schemas"]["NotEmptyUpdateAutomationRequest"];
 /** A schedule understood from English */
 export type ParsedSchedule = components["schemas"]["ParsedSchedule"];
 export type ParseScheduleRequest = components["schemas"]["ParseScheduleRequest"];
@@ -158,7 +206,19 @@ export type PutMemoryEntryRequest = components["schemas"]["PutMemoryEntryRequest
 /** Whether this process can serve requests: `ready` (200) or `unavailable` (503) */
 export type Readiness = components["schemas"]["Readiness"];
 /** Passes when the pattern matches somewhere in the output */
+export type RegexAgentTask = components["schemas"]["RegexAgentTask"];
+/** Passes when the pattern matches somewhere in the output */
+export type RegexAgentTaskInput = components["schemas"]["RegexAgentTaskInput"];
+/** Passes when the pattern matches somewhere in the output */
+export type RegexAutomation = components["schemas"]["RegexAutomation"];
+/** Passes when the pattern matches somewhere in the output */
+export type RegexCreateAutomationRequest = components["schemas"]["RegexCreateAutomationRequest"];
+/** Passes when the pattern matches somewhere in the output */
+export type RegexCreateSessionRequest = components["schemas"]["RegexCreateSessionRequest"];
+/** Passes when the pattern matches somewhere in the output */
 export type RegexScorer = components["schemas"]["RegexScorer"];
+/** Passes when the pattern matches somewhere in the output */
+export type RegexUpdateAutomationRequest = components["schemas"]["RegexUpdateAutomationRequest"];
 export type RestoreAgentRequest = components["schemas"]["RestoreAgentRequest"];
 export type RotatedWebhookSecret = components["schemas"]["RotatedWebhookSecret"];
 export type RotateMcpHeadersRequest = components["schemas"]["RotateMcpHeadersRequest"];
@@ -188,6 +248,8 @@ export type SessionEventPage = components["schemas"]["SessionEventPage"];
 export type SessionLogEvent = components["schemas"]["SessionLogEvent"];
 /** An MCP server's tools could not be listed; the turn goes on without them */
 export type SessionMcpServerUnavailableEvent = components["schemas"]["SessionMcpServerUnavailableEvent"];
+/** The turn's final answer was graded against the session's outcome; with `revise` the agent continues with the feedback */
+export type SessionOutcomeEvaluationEvent = components["schemas"]["SessionOutcomeEvaluationEvent"];
 export type SessionPage = components["schemas"]["SessionPage"];
 /** A turn ended; the session waits for events */
 export type SessionStatusIdleEvent = components["schemas"]["SessionStatusIdleEvent"];

@@ -2036,6 +2036,13 @@ export interface components {
              * @default false
              */
             confineReadonly?: boolean;
+            /** @description Each case's session carries this outcome: its answer is graded and revised in the loop before the case is scored */
+            outcome?: {
+                /** @description Scorers the final answer must all pass: `contains`, `regex`, `json_valid`, `not_empty`, `llm_judge` (with a rubric). `exact_match` needs an expected output, and the run scorers (`trajectory`, `call_count`, `cost`, `latency`) a case's run, which an outcome does not have */
+                scorers: (components["schemas"]["ContainsAgentTask"] | components["schemas"]["RegexAgentTask"] | components["schemas"]["JsonValidAgentTask"] | components["schemas"]["NotEmptyAgentTask"] | components["schemas"]["LlmJudgeAgentTask"])[];
+                /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
+                maxRevisions?: number;
+            };
         };
         /** @description Each case runs as a real session of the agent (tools, skills, memory, the durable loop), with no operator */
         AgentTaskInput: {
@@ -2062,6 +2069,13 @@ export interface components {
              * @default false
              */
             confineReadonly?: boolean;
+            /** @description Each case's session carries this outcome: its answer is graded and revised in the loop before the case is scored */
+            outcome?: {
+                /** @description Scorers the final answer must all pass: `contains`, `regex`, `json_valid`, `not_empty`, `llm_judge` (with a rubric). `exact_match` needs an expected output, and the run scorers (`trajectory`, `call_count`, `cost`, `latency`) a case's run, which an outcome does not have */
+                scorers: (components["schemas"]["ContainsAgentTaskInput"] | components["schemas"]["RegexAgentTaskInput"] | components["schemas"]["JsonValidAgentTaskInput"] | components["schemas"]["NotEmptyAgentTaskInput"] | components["schemas"]["LlmJudgeAgentTaskInput"])[];
+                /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
+                maxRevisions?: number;
+            };
         };
         /** @description Thinking (reasoning) of a model response, before its message and tool uses; sent back to the model as it came */
         AgentThinkingEvent: {
@@ -2310,6 +2324,11 @@ export interface components {
                 /** @enum {string} */
                 mode: "read-only" | "read-write";
             }[];
+            /** @description The outcome of the firings' sessions; null: none */
+            outcome: {
+                scorers: (components["schemas"]["ContainsAutomation"] | components["schemas"]["RegexAutomation"] | components["schemas"]["JsonValidAutomation"] | components["schemas"]["NotEmptyAutomation"] | components["schemas"]["LlmJudgeAutomation"])[];
+                maxRevisions: number;
+            } | null;
             /** @description The schedule in English (`At 09:00 AM, Monday through Friday`); null for a manual trigger */
             scheduleDescription: string | null;
             /**
@@ -2444,7 +2463,73 @@ export interface components {
             min?: number;
         };
         /** @description Passes (score 1) when the output contains `value` */
+        ContainsAgentTask: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contains";
+            value: string;
+            /** @description Default false */
+            caseSensitive?: boolean;
+        };
+        /** @description Passes (score 1) when the output contains `value` */
+        ContainsAgentTaskInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contains";
+            value: string;
+            /** @description Default false */
+            caseSensitive?: boolean;
+        };
+        /** @description Passes (score 1) when the output contains `value` */
+        ContainsAutomation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contains";
+            value: string;
+            /** @description Default false */
+            caseSensitive?: boolean;
+        };
+        /** @description Passes (score 1) when the output contains `value` */
+        ContainsCreateAutomationRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contains";
+            value: string;
+            /** @description Default false */
+            caseSensitive?: boolean;
+        };
+        /** @description Passes (score 1) when the output contains `value` */
+        ContainsCreateSessionRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contains";
+            value: string;
+            /** @description Default false */
+            caseSensitive?: boolean;
+        };
+        /** @description Passes (score 1) when the output contains `value` */
         ContainsScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contains";
+            value: string;
+            /** @description Default false */
+            caseSensitive?: boolean;
+        };
+        /** @description Passes (score 1) when the output contains `value` */
+        ContainsUpdateAutomationRequest: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2670,6 +2755,13 @@ export interface components {
                 /** @enum {string} */
                 mode: "read-only" | "read-write";
             }[];
+            /** @description The outcome each firing's session carries (see sessions, Outcomes); null or absent: none */
+            outcome?: {
+                /** @description Scorers the final answer must all pass: `contains`, `regex`, `json_valid`, `not_empty`, `llm_judge` (with a rubric). `exact_match` needs an expected output, and the run scorers (`trajectory`, `call_count`, `cost`, `latency`) a case's run, which an outcome does not have */
+                scorers: (components["schemas"]["ContainsCreateAutomationRequest"] | components["schemas"]["RegexCreateAutomationRequest"] | components["schemas"]["JsonValidCreateAutomationRequest"] | components["schemas"]["NotEmptyCreateAutomationRequest"] | components["schemas"]["LlmJudgeCreateAutomationRequest"])[];
+                /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
+                maxRevisions?: number;
+            } | null;
         };
         CreateBudgetRequest: {
             /** @enum {string} */
@@ -2857,6 +2949,13 @@ export interface components {
                 /** @enum {string} */
                 mode: "read-only" | "read-write";
             }[];
+            /** @description Grade each turn's final answer (see docs/sessions.md, Outcomes) */
+            outcome?: {
+                /** @description Scorers the final answer must all pass: `contains`, `regex`, `json_valid`, `not_empty`, `llm_judge` (with a rubric). `exact_match` needs an expected output, and the run scorers (`trajectory`, `call_count`, `cost`, `latency`) a case's run, which an outcome does not have */
+                scorers: (components["schemas"]["ContainsCreateSessionRequest"] | components["schemas"]["RegexCreateSessionRequest"] | components["schemas"]["JsonValidCreateSessionRequest"] | components["schemas"]["NotEmptyCreateSessionRequest"] | components["schemas"]["LlmJudgeCreateSessionRequest"])[];
+                /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
+                maxRevisions?: number;
+            };
             /** @description Events appended to the new log in the same transaction (e.g. the first `user.message`) */
             events?: components["schemas"]["UserEvent"][];
         };
@@ -2899,7 +2998,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to receive, or `["*"]` for all (including types added later) */
-            events: (("session.idle" | "session.requires_action" | "session.error" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
+            events: (("session.idle" | "session.requires_action" | "session.error" | "session.outcome_evaluated" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
             description?: string;
             /** @description Only events of these projects; null or absent: every project of the workspace */
             projectIds?: string[] | null;
@@ -3285,7 +3384,55 @@ export interface components {
             events: components["schemas"]["UserEvent"][];
         };
         /** @description Passes when the output is valid JSON */
+        JsonValidAgentTask: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "json_valid";
+        };
+        /** @description Passes when the output is valid JSON */
+        JsonValidAgentTaskInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "json_valid";
+        };
+        /** @description Passes when the output is valid JSON */
+        JsonValidAutomation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "json_valid";
+        };
+        /** @description Passes when the output is valid JSON */
+        JsonValidCreateAutomationRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "json_valid";
+        };
+        /** @description Passes when the output is valid JSON */
+        JsonValidCreateSessionRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "json_valid";
+        };
+        /** @description Passes when the output is valid JSON */
         JsonValidScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "json_valid";
+        };
+        /** @description Passes when the output is valid JSON */
+        JsonValidUpdateAutomationRequest: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3400,7 +3547,97 @@ export interface components {
             allowedHosts: string[];
         };
         /** @description Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+        LlmJudgeAgentTask: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "llm_judge";
+            /** @description What a good answer is; default: correct and helpful */
+            rubric?: string;
+            /**
+             * @description Judge model; default `EXPERIMENT_JUDGE_MODEL`, else the task's model
+             * @example openai/gpt-4.1-mini
+             */
+            model?: string;
+        };
+        /** @description Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+        LlmJudgeAgentTaskInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "llm_judge";
+            /** @description What a good answer is; default: correct and helpful */
+            rubric?: string;
+            /**
+             * @description Judge model; default `EXPERIMENT_JUDGE_MODEL`, else the task's model
+             * @example openai/gpt-4.1-mini
+             */
+            model?: string;
+        };
+        /** @description Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+        LlmJudgeAutomation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "llm_judge";
+            /** @description What a good answer is; default: correct and helpful */
+            rubric?: string;
+            /**
+             * @description Judge model; default `EXPERIMENT_JUDGE_MODEL`, else the task's model
+             * @example openai/gpt-4.1-mini
+             */
+            model?: string;
+        };
+        /** @description Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+        LlmJudgeCreateAutomationRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "llm_judge";
+            /** @description What a good answer is; default: correct and helpful */
+            rubric?: string;
+            /**
+             * @description Judge model; default `EXPERIMENT_JUDGE_MODEL`, else the task's model
+             * @example openai/gpt-4.1-mini
+             */
+            model?: string;
+        };
+        /** @description Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+        LlmJudgeCreateSessionRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "llm_judge";
+            /** @description What a good answer is; default: correct and helpful */
+            rubric?: string;
+            /**
+             * @description Judge model; default `EXPERIMENT_JUDGE_MODEL`, else the task's model
+             * @example openai/gpt-4.1-mini
+             */
+            model?: string;
+        };
+        /** @description Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
         LlmJudgeScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "llm_judge";
+            /** @description What a good answer is; default: correct and helpful */
+            rubric?: string;
+            /**
+             * @description Judge model; default `EXPERIMENT_JUDGE_MODEL`, else the task's model
+             * @example openai/gpt-4.1-mini
+             */
+            model?: string;
+        };
+        /** @description Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
+        LlmJudgeUpdateAutomationRequest: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3518,7 +3755,55 @@ export interface components {
             type: "none";
         };
         /** @description Passes when the output has a non-whitespace character */
+        NotEmptyAgentTask: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "not_empty";
+        };
+        /** @description Passes when the output has a non-whitespace character */
+        NotEmptyAgentTaskInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "not_empty";
+        };
+        /** @description Passes when the output has a non-whitespace character */
+        NotEmptyAutomation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "not_empty";
+        };
+        /** @description Passes when the output has a non-whitespace character */
+        NotEmptyCreateAutomationRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "not_empty";
+        };
+        /** @description Passes when the output has a non-whitespace character */
+        NotEmptyCreateSessionRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "not_empty";
+        };
+        /** @description Passes when the output has a non-whitespace character */
         NotEmptyScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "not_empty";
+        };
+        /** @description Passes when the output has a non-whitespace character */
+        NotEmptyUpdateAutomationRequest: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3658,7 +3943,73 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description Passes when the pattern matches somewhere in the output */
+        RegexAgentTask: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "regex";
+            /** @description RE2 syntax (linear time: no backreferences or lookaround) */
+            pattern: string;
+            flags?: string;
+        };
+        /** @description Passes when the pattern matches somewhere in the output */
+        RegexAgentTaskInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "regex";
+            /** @description RE2 syntax (linear time: no backreferences or lookaround) */
+            pattern: string;
+            flags?: string;
+        };
+        /** @description Passes when the pattern matches somewhere in the output */
+        RegexAutomation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "regex";
+            /** @description RE2 syntax (linear time: no backreferences or lookaround) */
+            pattern: string;
+            flags?: string;
+        };
+        /** @description Passes when the pattern matches somewhere in the output */
+        RegexCreateAutomationRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "regex";
+            /** @description RE2 syntax (linear time: no backreferences or lookaround) */
+            pattern: string;
+            flags?: string;
+        };
+        /** @description Passes when the pattern matches somewhere in the output */
+        RegexCreateSessionRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "regex";
+            /** @description RE2 syntax (linear time: no backreferences or lookaround) */
+            pattern: string;
+            flags?: string;
+        };
+        /** @description Passes when the pattern matches somewhere in the output */
         RegexScorer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "regex";
+            /** @description RE2 syntax (linear time: no backreferences or lookaround) */
+            pattern: string;
+            flags?: string;
+        };
+        /** @description Passes when the pattern matches somewhere in the output */
+        RegexUpdateAutomationRequest: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3868,6 +4219,17 @@ export interface components {
                 /** @description Estimated cost in US dollars (to the micro-dollar); null when a call's price is unknown */
                 costUsd: number | null;
             };
+            /** @description Null: the session has no outcome */
+            outcome: {
+                /**
+                 * @description `pending` until the turn's answer is graded (and while it is being revised), then `passed` or `failed`
+                 * @enum {string}
+                 */
+                state: "pending" | "passed" | "failed";
+                /** @description Revisions asked for in the latest graded turn */
+                revisions: number;
+                maxRevisions: number;
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -3984,7 +4346,7 @@ export interface components {
             nextAfterSeq: number;
         };
         /** @description Session log entry, discriminated on `type`. A newer server may add entry types (with `seq`, `id`, `type`, `createdAt` and their own fields): keep a default branch. */
-        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["AgentThinkingEvent"] | components["schemas"]["SessionCompactionEvent"];
+        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["AgentThinkingEvent"] | components["schemas"]["SessionCompactionEvent"] | components["schemas"]["SessionOutcomeEvaluationEvent"];
         /** @description An MCP server's tools could not be listed; the turn goes on without them */
         SessionMcpServerUnavailableEvent: {
             /** @description Position in the log: 1, 2, 3… without gaps */
@@ -4005,6 +4367,63 @@ export interface components {
             serverName: string;
             /** @description Why its tools could not be listed */
             message: string;
+        };
+        /** @description The turn's final answer was graded against the session's outcome; with `revise` the agent continues with the feedback */
+        SessionOutcomeEvaluationEvent: {
+            /** @description Position in the log: 1, 2, 3… without gaps */
+            seq: number;
+            /** @description `evt_` id; a tool use is answered by the id of its event */
+            id: string;
+            /**
+             * @description Entry type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "session.outcome_evaluation";
+            /**
+             * Format: date-time
+             * @description When the entry was appended
+             */
+            createdAt: string;
+            /**
+             * @description `passed` when every scorer passed
+             * @enum {string}
+             */
+            verdict: "passed" | "failed";
+            /** @description One verdict per scorer, in the outcome's order */
+            scores: {
+                /** @enum {string} */
+                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge" | "trajectory" | "call_count" | "cost" | "latency";
+                score: number;
+                passed: boolean;
+                /** @description Why, where meaningful (a judge's reason, what was missing) */
+                reason: string | null;
+                /** @description `trajectory` scorer only */
+                trajectory?: {
+                    /** @description Share of the calls made that were expected */
+                    precision: number;
+                    /** @description Share of the expected calls that were made */
+                    recall: number;
+                    f1: number;
+                };
+            }[];
+            /** @description What failed, as sent to the agent when it revises; null when passed */
+            feedback: string | null;
+            /** @description The agent is given `feedback` as a new input and continues the turn */
+            revise: boolean;
+            /** @description 0 for the turn's first answer, 1 for the first revision, … */
+            revision: number;
+            /** @description `seq` of the `agent.message` graded */
+            answerSeq: number;
+            /** @description The grading's model calls (counted by budgets like every model call, in the same commit) */
+            usage: {
+                /** @description `provider/model` of the judge; null when no scorer called one */
+                model: string | null;
+                modelCalls: number;
+                inputTokens: number;
+                outputTokens: number;
+            };
+            /** @description Estimated cost of the judge calls; null when a price is unknown */
+            costUsd: number | null;
         };
         SessionPage: {
             data: components["schemas"]["Session"][];
@@ -4411,6 +4830,13 @@ export interface components {
                 /** @enum {string} */
                 mode: "read-only" | "read-write";
             }[];
+            /** @description Null removes it */
+            outcome?: {
+                /** @description Scorers the final answer must all pass: `contains`, `regex`, `json_valid`, `not_empty`, `llm_judge` (with a rubric). `exact_match` needs an expected output, and the run scorers (`trajectory`, `call_count`, `cost`, `latency`) a case's run, which an outcome does not have */
+                scorers: (components["schemas"]["ContainsUpdateAutomationRequest"] | components["schemas"]["RegexUpdateAutomationRequest"] | components["schemas"]["JsonValidUpdateAutomationRequest"] | components["schemas"]["NotEmptyUpdateAutomationRequest"] | components["schemas"]["LlmJudgeUpdateAutomationRequest"])[];
+                /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
+                maxRevisions?: number;
+            } | null;
         };
         /** @description Only the fields present change */
         UpdateEnvironmentRequest: {
@@ -4469,7 +4895,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types to receive, or `["*"]` for all (including types added later) */
-            events?: (("session.idle" | "session.requires_action" | "session.error" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
+            events?: (("session.idle" | "session.requires_action" | "session.error" | "session.outcome_evaluated" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
             description?: string | null;
             /** @description Only events of these projects; null or absent: every project of the workspace */
             projectIds?: string[] | null;
@@ -8092,6 +8518,11 @@ export interface operations {
                      *             "reasoningTokens": 0,
                      *             "costUsd": 0
                      *           },
+                     *           "outcome": {
+                     *             "state": "pending",
+                     *             "revisions": 0,
+                     *             "maxRevisions": 0
+                     *           },
                      *           "createdAt": "2019-08-24T14:15:22Z",
                      *           "updatedAt": "2019-08-24T14:15:22Z",
                      *           "archivedAt": "2019-08-24T14:15:22Z"
@@ -8255,6 +8686,11 @@ export interface operations {
                      *         "cacheWriteInputTokens": 0,
                      *         "reasoningTokens": 0,
                      *         "costUsd": 0
+                     *       },
+                     *       "outcome": {
+                     *         "state": "pending",
+                     *         "revisions": 0,
+                     *         "maxRevisions": 0
                      *       },
                      *       "createdAt": "2026-01-15T10:00:00.000Z",
                      *       "updatedAt": "2026-01-15T10:00:00.000Z",
@@ -8448,6 +8884,11 @@ export interface operations {
                      *         "cacheWriteInputTokens": 0,
                      *         "reasoningTokens": 0,
                      *         "costUsd": 0
+                     *       },
+                     *       "outcome": {
+                     *         "state": "pending",
+                     *         "revisions": 0,
+                     *         "maxRevisions": 0
                      *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
@@ -8715,6 +9156,11 @@ export interface operations {
                      *         "reasoningTokens": 0,
                      *         "costUsd": 0
                      *       },
+                     *       "outcome": {
+                     *         "state": "pending",
+                     *         "revisions": 0,
+                     *         "maxRevisions": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8900,6 +9346,11 @@ export interface operations {
                      *         "cacheWriteInputTokens": 0,
                      *         "reasoningTokens": 0,
                      *         "costUsd": 0
+                     *       },
+                     *       "outcome": {
+                     *         "state": "pending",
+                     *         "revisions": 0,
+                     *         "maxRevisions": 0
                      *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
@@ -9132,6 +9583,11 @@ export interface operations {
                      *         "cacheWriteInputTokens": 0,
                      *         "reasoningTokens": 0,
                      *         "costUsd": 0
+                     *       },
+                     *       "outcome": {
+                     *         "state": "pending",
+                     *         "revisions": 0,
+                     *         "maxRevisions": 0
                      *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
@@ -9480,6 +9936,11 @@ export interface operations {
                      *           "cacheWriteInputTokens": 0,
                      *           "reasoningTokens": 0,
                      *           "costUsd": 0
+                     *         },
+                     *         "outcome": {
+                     *           "state": "pending",
+                     *           "revisions": 0,
+                     *           "maxRevisions": 0
                      *         },
                      *         "createdAt": "2026-01-15T10:00:00.000Z",
                      *         "updatedAt": "2026-01-15T10:02:00.000Z",
@@ -10132,6 +10593,16 @@ export interface operations {
                      *               "mode": "read-only"
                      *             }
                      *           ],
+                     *           "outcome": {
+                     *             "scorers": [
+                     *               {
+                     *                 "type": "contains",
+                     *                 "value": "string",
+                     *                 "caseSensitive": true
+                     *               }
+                     *             ],
+                     *             "maxRevisions": 0
+                     *           },
                      *           "scheduleDescription": "string",
                      *           "nextRunAt": "2019-08-24T14:15:22Z",
                      *           "createdAt": "2019-08-24T14:15:22Z",
@@ -10283,6 +10754,16 @@ export interface operations {
                      *           "mode": "read-only"
                      *         }
                      *       ],
+                     *       "outcome": {
+                     *         "scorers": [
+                     *           {
+                     *             "type": "contains",
+                     *             "value": "string",
+                     *             "caseSensitive": true
+                     *           }
+                     *         ],
+                     *         "maxRevisions": 0
+                     *       },
                      *       "scheduleDescription": "string",
                      *       "nextRunAt": "2019-08-24T14:15:22Z",
                      *       "createdAt": "2019-08-24T14:15:22Z",
@@ -10604,6 +11085,16 @@ export interface operations {
                      *           "mode": "read-only"
                      *         }
                      *       ],
+                     *       "outcome": {
+                     *         "scorers": [
+                     *           {
+                     *             "type": "contains",
+                     *             "value": "string",
+                     *             "caseSensitive": true
+                     *           }
+                     *         ],
+                     *         "maxRevisions": 0
+                     *       },
                      *       "scheduleDescription": "string",
                      *       "nextRunAt": "2019-08-24T14:15:22Z",
                      *       "createdAt": "2019-08-24T14:15:22Z",
@@ -10848,6 +11339,16 @@ export interface operations {
                      *           "mode": "read-only"
                      *         }
                      *       ],
+                     *       "outcome": {
+                     *         "scorers": [
+                     *           {
+                     *             "type": "contains",
+                     *             "value": "string",
+                     *             "caseSensitive": true
+                     *           }
+                     *         ],
+                     *         "maxRevisions": 0
+                     *       },
                      *       "scheduleDescription": "string",
                      *       "nextRunAt": "2019-08-24T14:15:22Z",
                      *       "createdAt": "2019-08-24T14:15:22Z",
@@ -19200,7 +19701,7 @@ export interface operations {
                  * @example {
                  *       "scope": "workspace",
                  *       "meter": "tokens",
-                 *       "limit": 0,
+                 *       "limit": 0.000001,
                  *       "action": "block"
                  *     }
                  */

@@ -46,6 +46,7 @@ export async function commitFiring(
       settings: prepared.settings,
       events: [{ type: "user.message", content: [{ type: "text", text: row.prompt }] }],
       parentSessionId: null,
+      ...(row.outcome ? { loop: { outcome: row.outcome } } : {}),
     });
   } catch (error) {
     if (!(error instanceof AppError && error.code === "budget.exceeded")) throw error;

@@ -1,13 +1,14 @@
 import type { ModelCatalogue } from "../../models/index.js";
 import { qualifyMcpToolName } from "../../runtime/mcp/index.js";
+import type { ToolCall } from "../../scoring/trajectory.js";
 import type { StoredEvent } from "../../sessions/index.js";
-import type { ToolCall } from "../scoring/trajectory.js";
 import type { TaskOutcome } from "./case-outcome.js";
 
 /**
  * What an agent case's log says: the last assistant message is the output (spec rule 3); the turn's stop reason tells
  * whether the case completed (`end_turn`) or is an error (turn cap, time cap, loop error, a tool nobody could answer),
- * with the session's own error message when it wrote one. Usage and cost add up the `agent.usage` entries and the calls of `session.compaction` entries.
+ * with the session's own error message when it wrote one. Usage and cost add up the `agent.usage` entries, the calls
+ * of `session.compaction` entries and those of `session.outcome_evaluation` entries (an outcome's judge calls).
  */
 export function agentOutcome(
   sessionId: string,
@@ -27,8 +28,8 @@ export function agentOutcome(
     else if (TOOL_USES.has(event.type)) toolCalls.push({ name: toolName(event), input: event.input ?? {} });
     else if (event.type === "session.status_idle" && stopReason === null) stopReason = String(event.stopReason);
     else if (event.type === "session.error" && sessionError === null) sessionError = errorText(event.error);
-    else if (event.type === "agent.usage" || event.type === "session.compaction") {
-      // A compaction's summarising call is a model call of the case like the others.
+    else if (event.type === "agent.usage" || event.type === "session.compaction" || gradedWithCalls(event)) {
+      // A compaction's summarising call, and an outcome's judge calls, are model calls of the case like the others.
       if (event.type === "agent.usage") modelCalls++;
       const record = (event.type === "agent.usage" ? event : event.usage) as Record<string, unknown> | undefined;
       const call = { inputTokens: Number(record?.inputTokens) || 0, outputTokens: Number(record?.outputTokens) || 0 };
@@ -54,6 +55,11 @@ const TOOL_USES: ReadonlySet<string> = new Set(["agent.tool_use", "agent.mcp_too
 function toolName(event: StoredEvent): string {
   const name = String(event.name ?? "");
   return event.type === "agent.mcp_tool_use" ? qualifyMcpToolName(String(event.serverName ?? ""), name) : name;
+}
+
+function gradedWithCalls(event: StoredEvent): boolean {
+  const usage = event.usage as { modelCalls?: unknown } | undefined;
+  return event.type === "session.outcome_evaluation" && Number(usage?.modelCalls) > 0;
 }
 
 function caseError(

@@ -1,4 +1,4 @@
-import type { AgentTask } from "@agent-platform/contract";
+import { type AgentTask, OUTCOME_DEFAULT_REVISIONS } from "@agent-platform/contract";
 import type pg from "pg";
 import type { LoadedAgentVersion } from "../../agents/index.js";
 import type { AppContext } from "../../context.js";
@@ -32,7 +32,19 @@ export async function createCaseSession(
     events: [{ type: "user.message", content: [{ type: "text", text: row.input }] }],
     parentSessionId: null,
     ...(row.conversation ? { history: row.conversation } : {}),
-    loop: { operator: false, maxModelCalls: task.maxTurns, readonly: task.confineReadonly },
+    loop: {
+      operator: false,
+      maxModelCalls: task.maxTurns,
+      readonly: task.confineReadonly,
+      ...(task.outcome
+        ? {
+            outcome: {
+              scorers: task.outcome.scorers,
+              maxRevisions: task.outcome.maxRevisions ?? OUTCOME_DEFAULT_REVISIONS,
+            },
+          }
+        : {}),
+    },
   });
   await client.query(`UPDATE experiment_cases SET "sessionId" = $3 WHERE "experimentId" = $1 AND "position" = $2`, [
     experiment.id,

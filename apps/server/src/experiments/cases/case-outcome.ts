@@ -1,5 +1,5 @@
 import type { Score } from "@agent-platform/contract";
-import type { ToolCall } from "../scoring/trajectory.js";
+import type { ToolCall } from "../../scoring/trajectory.js";
 
 /** What running one case produced, before scoring (the task's part of a case). */
 export interface TaskOutcome {

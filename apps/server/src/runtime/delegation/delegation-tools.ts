@@ -7,9 +7,10 @@ import {
   type SessionLoopSettings,
   type StoredEvent,
 } from "../../sessions/index.js";
+import { lastAgentText } from "../loop/conversation.js";
 import { EV } from "../loop/events.js";
 import { InterruptRequested } from "../loop/interrupt-watch.js";
-import { analyzeLog, lastAgentText } from "../loop/log-state.js";
+import { analyzeLog } from "../loop/log-state.js";
 import type { RuntimeTool, SessionRuntimeInfo, ToolResult, ToolRunContext } from "../tools/types.js";
 import { createChildSession, isRefusal } from "./child-session.js";
 import type { SessionDriver } from "./session-driver.js";

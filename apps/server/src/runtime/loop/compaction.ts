@@ -35,6 +35,9 @@ function itemsAfter(log: readonly StoredEvent[], steps: readonly ModelStep[], af
   for (const event of log) {
     if (event.type === EV.userMessage && event.seq > after) {
       items.push({ pos: event.seq, key: event.seq, text: `User: ${clip(contentText(event.content))}`, complete: true });
+    } else if (event.type === EV.outcomeEvaluation && event.revise === true && event.seq > after) {
+      // An outcome's feedback is an input the model was sent, like a user message.
+      items.push({ pos: event.seq, key: event.seq, text: `User: ${clip(String(event.feedback))}`, complete: true });
     }
   }
   for (const step of steps) {

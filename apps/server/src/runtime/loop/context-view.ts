@@ -1,7 +1,8 @@
 import type { ConversationMessage } from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
-import { contentText, EV } from "./events.js";
-import { buildConversation, type ModelStep } from "./log-state.js";
+import { buildConversation } from "./conversation.js";
+import { contentText, EV, textContent } from "./events.js";
+import type { ModelStep } from "./log-state.js";
 
 /** Log entry type of a compaction (docs/sessions.md, "Long sessions"). */
 export const COMPACTION = EV.compaction;
@@ -98,7 +99,13 @@ export function conversationView(
   const after = compaction?.toSeq ?? 0;
   const events: StoredEvent[] = [];
   for (const event of log) {
-    if (event.type !== EV.userMessage || event.seq <= after) continue;
+    if (event.seq <= after) continue;
+    // An outcome's feedback reaches the model as a user message.
+    if (event.type === EV.outcomeEvaluation && event.revise === true) {
+      events.push({ ...event, type: EV.userMessage, content: textContent(String(event.feedback)) });
+      continue;
+    }
+    if (event.type !== EV.userMessage) continue;
     const note = refused.get(event.seq);
     events.push(
       note === undefined

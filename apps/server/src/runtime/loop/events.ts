@@ -1,6 +1,6 @@
 import type { PendingAction, StopReason } from "@agent-platform/contract";
 import type { ConversationMedia } from "../../models/index.js";
-import type { NewEvent } from "../../sessions/index.js";
+import { type CommitPlan, initialOutcome, type NewEvent, type SessionLoopSettings } from "../../sessions/index.js";
 
 /** Log entry types the loop reads and writes (design.md §5, docs/sessions.md "How a turn runs"). */
 export const EV = {
@@ -21,6 +21,7 @@ export const EV = {
   usage: "agent.usage",
   mcpServerUnavailable: "session.mcp_server_unavailable",
   compaction: "session.compaction",
+  outcomeEvaluation: "session.outcome_evaluation",
 } as const;
 
 export interface TextPart {
@@ -64,6 +65,15 @@ export function contentMedia(content: unknown): ConversationMedia[] {
 }
 
 export const runningEvent = (): NewEvent => ({ type: EV.statusRunning, payload: {} });
+
+/** The commit that opens a turn; a session with an outcome has its state back to `pending` for the turn. */
+export function runningPlan(settings: SessionLoopSettings): CommitPlan {
+  return {
+    events: [runningEvent()],
+    status: { status: "running", stopReason: null, pendingActions: [] },
+    ...(settings.outcome ? { outcome: initialOutcome(settings.outcome.maxRevisions) } : {}),
+  };
+}
 
 export function idleEvent(stopReason: StopReason, pendingActions: PendingAction[] = []): NewEvent {
   return {

@@ -65,12 +65,14 @@ export interface LogState {
   lastStopReason: StopReason | null;
   /** Model calls since the last `session.status_running`. */
   modelCallsInTurn: number;
+  /** Outcomes: revisions asked for in the turn, and its final answer when no evaluation graded it yet. */
+  outcome: { revisions: number; answer: { seq: number; text: string } | null };
   next: NextAction;
 }
 
 const INPUT_TYPES: ReadonlySet<string> = new Set([EV.userMessage, EV.userToolConfirmation, EV.userCustomToolResult]);
 
-function asRecord(value: unknown): Record<string, unknown> {
+export function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
@@ -97,6 +99,8 @@ export function analyzeLog(events: readonly StoredEvent[]): LogState {
   let lastIdleSeq = 0;
   let lastStopReason: StopReason | null = null;
   let modelCalls = 0;
+  let revisions = 0;
+  let gradedSeq = 0;
   const closeOpen = (contextSeq?: number) => {
     if (!open) return;
     open.contextSeq = contextSeq ?? open.firstSeq - 1;
@@ -166,6 +170,11 @@ export function analyzeLog(events: readonly StoredEvent[]): LogState {
       case EV.statusRunning:
         lastStatus = { type: event.type, seq: event.seq };
         modelCalls = 0;
+        revisions = 0;
+        break;
+      case EV.outcomeEvaluation:
+        gradedSeq = Math.max(gradedSeq, Number(event.answerSeq));
+        if (event.revise === true) revisions++;
         break;
       case EV.statusIdle:
         lastStatus = { type: event.type, seq: event.seq };
@@ -178,7 +187,10 @@ export function analyzeLog(events: readonly StoredEvent[]): LogState {
 
   const lastSeq = events.length > 0 ? events[events.length - 1]!.seq : 0;
   const turnOpen = lastStatus?.type === EV.statusRunning;
-  const base = { lastSeq, steps, turnOpen, lastStopReason, modelCallsInTurn: modelCalls };
+  const last = steps.at(-1);
+  const answer = last && last.toolUses.length === 0 && last.firstSeq > gradedSeq ? last : undefined;
+  const outcome = { revisions, answer: answer ? { seq: answer.firstSeq, text: answer.text } : null };
+  const base = { lastSeq, steps, turnOpen, lastStopReason, modelCallsInTurn: modelCalls, outcome };
   return { ...base, next: decide(events, base, uses, lastIdleSeq) };
 }
 
@@ -226,64 +238,11 @@ function decide(
   const last = state.steps[state.steps.length - 1];
   if (last && last.toolUses.length > 0) return { kind: "call_model" };
   const seenUpTo = last ? last.contextSeq : 0;
-  if (events.some((e) => e.type === EV.userMessage && e.seq > seenUpTo)) return { kind: "call_model" };
+  if (events.some((e) => isInput(e) && e.seq > seenUpTo)) return { kind: "call_model" };
   return { kind: "finish" };
 }
 
-/**
- * The conversation for the next model call. A model step is placed right after the newest entry it had in its context
- * (`contextSeq`), so a message that arrived while the model was answering comes after that answer and its tool
- * results, in log order. Tool calls are identified by their tool-use event ids.
- */
-export function buildConversation(events: readonly StoredEvent[], steps: readonly ModelStep[]): ConversationMessage[] {
-  type Item = { pos: number; order: number; message?: string; step?: ModelStep };
-  const items: Item[] = [];
-  let order = 0;
-  for (const event of events) {
-    if (event.type === EV.userMessage)
-      items.push({ pos: event.seq, order: order++, message: contentText(event.content) });
-  }
-  for (const step of steps) items.push({ pos: step.contextSeq + 0.5, order: order++, step });
-  items.sort((a, b) => a.pos - b.pos || a.order - b.order);
-
-  const messages: ConversationMessage[] = [];
-  for (const item of items) {
-    if (item.message !== undefined) {
-      messages.push({ role: "user", text: item.message });
-      continue;
-    }
-    const step = item.step!;
-    messages.push({
-      role: "assistant",
-      ...(step.reasoning ? { reasoning: step.reasoning } : {}),
-      ...(step.text ? { text: step.text } : {}),
-      ...(step.toolUses.length > 0
-        ? { toolCalls: step.toolUses.map((u) => ({ id: u.id, name: u.name, input: asRecord(u.input) })) }
-        : {}),
-    });
-    if (step.toolUses.length > 0) {
-      messages.push({
-        role: "tool",
-        results: step.toolUses.map(
-          (u): ConversationToolResult => ({
-            toolCallId: u.id,
-            toolName: u.name,
-            output: u.result?.text ?? "The tool produced no result",
-            isError: u.result?.isError ?? true,
-            ...(u.result?.media ? { media: u.result.media } : {}),
-          }),
-        ),
-      });
-    }
-  }
-  return messages;
-}
-
-/** The text of the newest `agent.message`, "" when there is none. */
-export function lastAgentText(events: readonly StoredEvent[]): string {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i]!;
-    if (event.type === EV.agentMessage) return contentText(event.content);
-  }
-  return "";
+/** A user message, or an outcome evaluation that sends its feedback to the agent. */
+function isInput(event: StoredEvent): boolean {
+  return event.type === EV.userMessage || (event.type === EV.outcomeEvaluation && event.revise === true);
 }

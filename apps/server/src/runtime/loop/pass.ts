@@ -19,7 +19,7 @@ import {
 } from "../../sessions/index.js";
 import { type SessionRuntimeInfo, sessionRuntimeInfo, type ToolResult } from "../tools/types.js";
 import type { LoopDeps } from "./deps.js";
-import { errorEvent, idleEvent, runningEvent } from "./events.js";
+import { errorEvent, idleEvent, runningPlan } from "./events.js";
 import type { InterruptWatch } from "./interrupt-watch.js";
 import type { LogState, ToolUseState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
@@ -161,10 +161,7 @@ export class SessionPass {
     if (state.turnOpen) return;
     state.modelCallsInTurn = 0;
     const analysed = state.lastSeq;
-    await this.commit(() => ({
-      events: [runningEvent()],
-      status: { status: "running", stopReason: null, pendingActions: [] },
-    }));
+    await this.commit(() => runningPlan(this.settings));
     // Nothing arrived since the analysis: the state still covers the whole log now that this entry is in.
     if (this.headSeq === analysed + 1) state.lastSeq = this.headSeq;
   }
@@ -212,12 +209,13 @@ export class SessionPass {
 
   /** Gives back a reservation (the amounts it counted) whose call failed: nothing was used. */
   releaseModelReservation(reserved: readonly UsageAmount[]): void {
-    this.recordUsages(reserved.map((u) => ({ meter: u.meter, amount: -u.amount })));
+    const usages = reserved.map((u) => ({ meter: u.meter, amount: -u.amount }));
+    this.recordUsage({ workspaceId: this.info.workspaceId, agentId: this.info.agentId, usages });
   }
 
-  private recordUsages(usages: UsageAmount[]): void {
-    const owner = { workspaceId: this.info.workspaceId, agentId: this.info.agentId };
-    this.recording = recordUsages(this.pool, { ...owner, usages }).then(
+  /** Records usage outside a commit (awaited before the next budget check). */
+  recordUsage(usage: CommittedUsage): void {
+    this.recording = recordUsages(this.pool, usage).then(
       () => {},
       (error) => this.ctx.logger.error({ err: error, sessionId: this.info.id }, "recording usage failed"),
     );

@@ -15,6 +15,7 @@ import { analyzeLog, type LogState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
 import { idleStatus, LOG_PAGE, SessionPass } from "./pass.js";
 import { callModelStep, type StepDecision, type StepOutcome } from "./step-call-model.js";
+import { gradeOutcomeStep } from "./step-grade-outcome.js";
 import { awaitActionsStep, runToolsStep } from "./step-tools.js";
 
 const MAX_ITERATIONS = 10_000;
@@ -112,6 +113,8 @@ async function step(pass: SessionPass, state: LogState, stepSignal: AbortSignal)
       return "settled";
     case "finish": {
       if (!state.turnOpen) return "settled";
+      const outcome = pass.settings.outcome;
+      if (outcome && state.outcome.answer) return gradeOutcomeStep(pass, state, outcome, stepSignal);
       // Ends the turn only if nothing arrived since the analysis (else: look again).
       const written = await pass.commit(
         (head) =>

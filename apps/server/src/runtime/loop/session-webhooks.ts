@@ -6,7 +6,8 @@ import { hasWebhookEndpoints, type PublishedEvent, publishWebhookEvent } from ".
 /**
  * The webhook events of a session going idle, published in the commit that writes the status (so a delivery exists
  * exactly when the status does): `session.error` when the turn wrote one, `session.requires_action` with the pending
- * actions, then `session.idle` with the stop reason. One session's events reach an endpoint in this order. A workspace
+ * actions, `session.outcome_evaluated` when the turn ends with its graded answer, then `session.idle` with the stop
+ * reason. One session's events reach an endpoint in this order. A workspace
  * without endpoints has nothing to publish, and its commits need no transaction for it.
  */
 export function sessionWebhooks(ctx: AppContext): IdleHook {
@@ -31,6 +32,11 @@ async function publishIdle(
   if (error) publish("session.error", { ...base, error: { code: error.code, message: error.message } });
   if (status.stopReason === "requires_action") {
     publish("session.requires_action", { ...base, pendingActions: status.pendingActions });
+  }
+  const graded = stored.findLast((e) => e.type === "session.outcome_evaluation" && e.revise !== true);
+  if (graded) {
+    const state = graded.verdict === "passed" ? "passed" : "failed";
+    publish("session.outcome_evaluated", { ...base, state, revisions: Number(graded.revision) });
   }
   publish("session.idle", { ...base, stopReason: status.stopReason ?? "end_turn" });
   for (const event of events) await publishWebhookEvent(ctx, client, event);

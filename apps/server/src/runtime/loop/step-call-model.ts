@@ -205,18 +205,20 @@ async function modelCall(
       contextSeq,
     },
   });
-  // A final answer with nothing new in the log since the call started ends the turn in the same transaction.
+  // A final answer with nothing new in the log since the call started ends the turn in the same transaction (unless
+  // an outcome grades it first).
   let ended = false;
+  const final = result.toolCalls.length === 0 && !pass.settings.outcome;
   const usage = pass.modelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
   usage.usages.push(...costSettlement(accounting.costUsd, reserved !== null ? (cost.reserve[0]?.amount ?? 0) : null));
   await pass.commit(
     (head) => {
-      ended = result.toolCalls.length === 0 && head === contextSeq;
+      ended = final && head === contextSeq;
       return ended
         ? { events: [...events, idleEvent("end_turn")], status: idleStatus("end_turn"), usage }
         : { events, usage };
     },
-    { mayEndTurn: result.toolCalls.length === 0 },
+    { mayEndTurn: final },
   );
   return { ended, reportedMcpFailures };
 }

@@ -1,4 +1,4 @@
-import type { PendingAction } from "@agent-platform/contract";
+import type { PendingAction, SessionOutcome } from "@agent-platform/contract";
 import type pg from "pg";
 import { recordUsages, type UsageAmount, usageInsertSql } from "../../budgets/index.js";
 import { JobLeaseLost, releaseOwnJobSql } from "../../jobs/index.js";
@@ -77,6 +77,8 @@ export interface CommitPlan {
   status?: StatusChange;
   /** Only the head changes (no event). */
   pendingActionsOnly?: PendingAction[];
+  /** The session's outcome state, written with the events (a grading, a turn of a session with an outcome). */
+  outcome?: SessionOutcome;
   /**
    * The generation of the run's claim: the commit also deletes the session's job row when it still is that (nothing
    * was asked of the session since the claim), so the run has nothing left to complete.
@@ -140,7 +142,7 @@ export async function commitFenced(
     const row = head?.rows[0];
     if (!row) throw new SessionGone(lease.sessionId);
     if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
-    const { events, status, pendingActionsOnly, usage, releaseGeneration } = plan(row.lastSeq);
+    const { events, status, pendingActionsOnly, usage, releaseGeneration, outcome } = plan(row.lastSeq);
     const used = sessionUsageOf(events);
     const stored = await appendEvents(client, lease.sessionId, events, {
       ...(used ? { set: (at: (value: unknown) => string) => sessionUsageSet(used, at, "u") } : {}),
@@ -164,18 +166,21 @@ export async function commitFenced(
       };
       await onIdle.run(client, session, status, stored);
     }
+    const setOutcome = outcome ? `"outcome" = ${client.escapeLiteral(JSON.stringify(outcome))}::jsonb, ` : "";
     if (status) {
       const stopReason = status.stopReason === null ? "NULL" : client.escapeLiteral(status.stopReason);
       await client.query(
-        `UPDATE sessions SET "status" = ${client.escapeLiteral(status.status)}, "stopReason" = ${stopReason},
+        `UPDATE sessions SET ${setOutcome}"status" = ${client.escapeLiteral(status.status)}, "stopReason" = ${stopReason},
            "pendingActions" = ${client.escapeLiteral(JSON.stringify(status.pendingActions))}::jsonb, "updatedAt" = now()
          WHERE "id" = ${id}; COMMIT`,
       );
     } else if (pendingActionsOnly) {
       await client.query(
-        `UPDATE sessions SET "pendingActions" = ${client.escapeLiteral(JSON.stringify(pendingActionsOnly))}::jsonb
+        `UPDATE sessions SET ${setOutcome}"pendingActions" = ${client.escapeLiteral(JSON.stringify(pendingActionsOnly))}::jsonb
          WHERE "id" = ${id}; COMMIT`,
       );
+    } else if (outcome) {
+      await client.query(`UPDATE sessions SET ${setOutcome}"updatedAt" = now() WHERE "id" = ${id}; COMMIT`);
     } else {
       await client.query("COMMIT");
     }
@@ -209,9 +214,10 @@ async function commitInOneStatement(
   expectedSeq: number,
   plan: CommitPlan,
 ): Promise<Committed | null> {
-  const { events, status, pendingActionsOnly, usage, releaseGeneration } = plan;
+  const { events, status, pendingActionsOnly, usage, releaseGeneration, outcome } = plan;
   const params: unknown[] = [lease.sessionId, SESSION_TURN_KIND, lease.token, expectedSeq];
   const at = (value: unknown) => `$${params.push(value)}`;
+  const setOutcome = outcome ? `, "outcome" = ${at(JSON.stringify(outcome))}::jsonb` : "";
   const head = status
     ? `, "status" = ${at(status.status)}, "stopReason" = ${at(status.stopReason)},
        "pendingActions" = ${at(JSON.stringify(status.pendingActions))}::jsonb`
@@ -222,7 +228,7 @@ async function commitInOneStatement(
   const append = appendCtes(at, {
     sessionIdSql: "$1",
     events,
-    set: used ? head + sessionUsageSet(used, at, "u") : head,
+    set: (used ? head + sessionUsageSet(used, at, "u") : head) + setOutcome,
     from: "head",
     where: 'head."id" = u."id" AND head."leaseOwner" = $3 AND head."lastSeq" = $4',
     returning: `"seq", "id", "type", "payload", ${EVENT_CREATED_AT}`,

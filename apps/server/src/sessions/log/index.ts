@@ -30,9 +30,11 @@ export {
 export {
   DEFAULT_LOOP_SETTINGS,
   loadSessionLoopSettings,
+  type OutcomeDefinition,
   type SessionLoopSettings,
   saveSessionLoopSettings,
 } from "./loop-settings.js";
+export { initialOutcome } from "./outcome-state.js";
 export { archiveSession, deleteSession, renameSession } from "./session-admin.js";
 export { sessionAtWork } from "./session-at-work.js";
 export {

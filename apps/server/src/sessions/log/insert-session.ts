@@ -7,6 +7,7 @@ import { prepared } from "../../lib/prepared.js";
 import { appendEvents } from "./event-log.js";
 import { type HistoryTurn, historyEvents } from "./history-events.js";
 import { type SessionLoopSettings, saveSessionLoopSettings } from "./loop-settings.js";
+import { initialOutcome } from "./outcome-state.js";
 import { type ExecutionSettings, SESSION_COLUMNS, type SessionRow } from "./session-row.js";
 import { insertClaimedTurn, requestTurn } from "./turn-job.js";
 import { appendUserEvents } from "./user-events.js";
@@ -136,8 +137,8 @@ function reserveSession(client: pg.PoolClient, session: NewSession): Promise<Bud
 async function writeSession(client: pg.PoolClient, id: string, session: NewSession): Promise<SessionRow> {
   const { rows } = await client.query<SessionRow>(
     `INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
-       "environmentId", "vaultIds", "resources", "parentSessionId")
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::text[], $10::jsonb, $11)
+       "environmentId", "vaultIds", "resources", "parentSessionId", "outcome")
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::text[], $10::jsonb, $11, $12::jsonb)
      RETURNING ${SESSION_COLUMNS}`,
     [
       id,
@@ -151,6 +152,8 @@ async function writeSession(client: pg.PoolClient, id: string, session: NewSessi
       session.settings.vaultIds,
       JSON.stringify(session.settings.resources),
       session.parentSessionId,
+      // A session with an outcome starts with its state pending (the loop writes it with the log from then on).
+      session.loop?.outcome ? JSON.stringify(initialOutcome(session.loop.outcome.maxRevisions)) : null,
     ],
   );
   if (session.loop) await saveSessionLoopSettings(client, id, session.loop);

@@ -1,4 +1,4 @@
-import type { ModelRef } from "@agent-platform/contract";
+import type { ModelRef, Scorer } from "@agent-platform/contract";
 import type pg from "pg";
 
 /**
@@ -21,6 +21,13 @@ export interface SessionLoopSettings {
   delegatedBy: string | null;
   /** The session at the top of its delegation tree (delegation). */
   delegationRoot: string | null;
+  /** Each turn's final answer is graded against these scorers and revised up to `maxRevisions` times (outcomes). */
+  outcome: OutcomeDefinition | null;
+}
+
+export interface OutcomeDefinition {
+  scorers: Scorer[];
+  maxRevisions: number;
 }
 
 export const DEFAULT_LOOP_SETTINGS: SessionLoopSettings = {
@@ -30,6 +37,7 @@ export const DEFAULT_LOOP_SETTINGS: SessionLoopSettings = {
   model: null,
   delegatedBy: null,
   delegationRoot: null,
+  outcome: null,
 };
 
 type Queryable = Pick<pg.Pool, "query">;
@@ -38,7 +46,7 @@ type Queryable = Pick<pg.Pool, "query">;
 export function loopSettingsJsonSql(alias: string): string {
   return `CASE WHEN ${alias}."sessionId" IS NULL THEN NULL ELSE json_build_object('operator', ${alias}."operator",
     'maxModelCalls', ${alias}."maxModelCalls", 'readonly', ${alias}."readonly", 'model', ${alias}."model",
-    'delegatedBy', ${alias}."delegatedBy", 'delegationRoot', ${alias}."delegationRoot") END`;
+    'delegatedBy', ${alias}."delegatedBy", 'delegationRoot', ${alias}."delegationRoot", 'outcome', ${alias}."outcome") END`;
 }
 
 /**
@@ -56,11 +64,12 @@ export async function saveSessionLoopSettings(
   }
   await db.query(
     `INSERT INTO session_loop_settings
-       ("sessionId", "operator", "maxModelCalls", "readonly", "model", "delegatedBy", "delegationRoot")
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
+       ("sessionId", "operator", "maxModelCalls", "readonly", "model", "delegatedBy", "delegationRoot", "outcome")
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb)
      ON CONFLICT ("sessionId") DO UPDATE SET "operator" = EXCLUDED."operator",
        "maxModelCalls" = EXCLUDED."maxModelCalls", "readonly" = EXCLUDED."readonly", "model" = EXCLUDED."model",
-       "delegatedBy" = EXCLUDED."delegatedBy", "delegationRoot" = EXCLUDED."delegationRoot"`,
+       "delegatedBy" = EXCLUDED."delegatedBy", "delegationRoot" = EXCLUDED."delegationRoot",
+       "outcome" = EXCLUDED."outcome"`,
     [
       sessionId,
       s.operator,
@@ -69,13 +78,15 @@ export async function saveSessionLoopSettings(
       s.model === null ? null : JSON.stringify(s.model),
       s.delegatedBy,
       s.delegationRoot,
+      s.outcome === null ? null : JSON.stringify(s.outcome),
     ],
   );
 }
 
 export async function loadSessionLoopSettings(db: Queryable, sessionId: string): Promise<SessionLoopSettings> {
   const { rows } = await db.query<SessionLoopSettings>(
-    `SELECT "operator", "maxModelCalls", "readonly", "model", "delegatedBy", "delegationRoot" FROM session_loop_settings
+    `SELECT "operator", "maxModelCalls", "readonly", "model", "delegatedBy", "delegationRoot", "outcome"
+     FROM session_loop_settings
      WHERE "sessionId" = $1`,
     [sessionId],
   );

@@ -1,4 +1,4 @@
-import type { PendingAction, Session, SessionResource } from "@agent-platform/contract";
+import type { PendingAction, Session, SessionOutcome, SessionResource } from "@agent-platform/contract";
 
 /** What a session runs with; resolved once at creation and stored, never resolved again. */
 export interface ExecutionSettings {
@@ -34,6 +34,7 @@ export interface SessionRow {
   reasoningTokens: string;
   costMicroUsd: string;
   costUnknown: boolean;
+  outcome: SessionOutcome | null;
   createdAt: Date;
   updatedAt: Date;
   archivedAt: Date | null;
@@ -42,7 +43,7 @@ export interface SessionRow {
 export const SESSION_COLUMNS = `"id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata", "status",
   "stopReason", "pendingActions", "environmentId", "vaultIds", "resources", "parentSessionId", "forkedFromSessionId",
   "forkedFromSeq", "lastSeq", "createdAt", "updatedAt", "archivedAt", "inputTokens", "outputTokens",
-  "cacheReadInputTokens", "cacheWriteInputTokens", "reasoningTokens", "costMicroUsd", "costUnknown"`;
+  "cacheReadInputTokens", "cacheWriteInputTokens", "reasoningTokens", "costMicroUsd", "costUnknown", "outcome"`;
 
 export function toSession(row: SessionRow): Session {
   return {
@@ -69,6 +70,7 @@ export function toSession(row: SessionRow): Session {
       reasoningTokens: Number(row.reasoningTokens),
       costUsd: row.costUnknown ? null : Number(row.costMicroUsd) / 1_000_000,
     },
+    outcome: row.outcome,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     archivedAt: row.archivedAt?.toISOString() ?? null,

@@ -20,7 +20,8 @@ const COLUMNS = [
 ] as const;
 
 /**
- * The usage of the model calls among `events` (`agent.usage` entries and the call of a `session.compaction`); null
+ * The usage of the model calls among `events` (`agent.usage` entries, the call of a `session.compaction`, the judge
+ * calls of a `session.outcome_evaluation`); null
  * when there is none, so that commits without a model call write nothing more.
  */
 export function sessionUsageOf(events: readonly NewEvent[]): SessionUsageDelta | null {
@@ -31,7 +32,9 @@ export function sessionUsageOf(events: readonly NewEvent[]): SessionUsageDelta |
         ? event.payload
         : event.type === "session.compaction"
           ? (event.payload?.usage as Record<string, unknown> | undefined)
-          : undefined;
+          : event.type === "session.outcome_evaluation"
+            ? gradingUsage(event.payload)
+            : undefined;
     if (!record) continue;
     delta ??= {
       inputTokens: 0,
@@ -58,4 +61,11 @@ export function sessionUsageSet(delta: SessionUsageDelta, at: (value: unknown) =
   );
   const unknown = delta.costUnknown ? `, "costUnknown" = true` : "";
   return sums.join("") + unknown;
+}
+
+/** An outcome evaluation's judge calls (none when every scorer was local): their tokens, with the entry's cost. */
+function gradingUsage(payload: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const usage = payload?.usage as Record<string, unknown> | undefined;
+  if (!usage || !(Number(usage.modelCalls) > 0)) return undefined;
+  return { ...usage, costUsd: payload?.costUsd };
 }

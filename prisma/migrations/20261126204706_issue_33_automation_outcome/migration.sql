@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "automations" ADD COLUMN     "outcome" JSONB;
