@@ -32,7 +32,14 @@ export class ModelCallError extends Error {
 export class ModelCallAborted extends Error {
   override readonly name = "AbortError";
 
-  constructor(message = "Model call aborted") {
+  /**
+   * @param partial the text a streamed reply had written when it was stopped (kept in the log when an interrupt stopped
+   *   it), with the usage the provider reported, if it reported any before the stop.
+   */
+  constructor(
+    message = "Model call aborted",
+    readonly partial?: { text: string; usage?: { inputTokens: number; outputTokens: number } },
+  ) {
     super(message);
   }
 }

@@ -80,6 +80,10 @@ export async function streamOnce(request: PreparedRequest, options: StreamCallba
   let usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
   let finishReason: ModelFinishReason = "other";
   let reasoning: ModelReasoningPart[] = [];
+  let finished = false;
+  // What had been written when the caller stopped the reply (and the usage, if the provider reported it first).
+  const cutShort = () =>
+    new ModelCallAborted(undefined, text.length > 0 ? { text, ...(finished ? { usage } : {}) } : undefined);
   try {
     throwIfAborted(signal);
     const result = streamText({
@@ -133,16 +137,17 @@ export async function streamOnce(request: PreparedRequest, options: StreamCallba
             reasoningTokens: part.totalUsage.outputTokenDetails?.reasoningTokens ?? 0,
           };
           finishReason = part.finishReason;
+          finished = true;
           break;
         case "error":
           throw new AttemptFailed(classifyProviderError(part.error), streamed, part.error);
         case "abort":
-          throw new ModelCallAborted();
+          throw cutShort();
       }
     }
     reasoning = thinkingOf(await result.reasoning);
   } catch (error) {
-    if (signal?.aborted) throw new ModelCallAborted();
+    if (signal?.aborted) throw cutShort();
     if (error instanceof AttemptFailed || error instanceof CallbackFailed || error instanceof ModelCallAborted) {
       throw error;
     }

@@ -153,4 +153,60 @@ describe("live reply deltas", { timeout: 120_000 }, () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("request.invalid");
   });
+  it("keeps what a streamed reply had written when a user.interrupt stops it, with the call's usage", async () => {
+    const { t, fake } = world;
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    const created = await t.http.post(`${t.tenant.base}/sessions`).set(t.tenant.auth).send({ agent: agent.id });
+    const id = created.body.id;
+    const live = await openSse(`${t.url}${t.tenant.base}/sessions/${id}/events/stream?deltas=true`, t.tenant.auth);
+    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    try {
+      fake.enqueue({ text: long, chunkDelayMs: 100 });
+      await t.http
+        .post(`${t.tenant.base}/sessions/${id}/events`)
+        .set(t.tenant.auth)
+        .send({ events: [message("go")] });
+      await waitUntil("a few deltas", async () =>
+        live.unnumbered.filter((frame) => frame.event === "agent.delta").length >= 3 ? true : undefined,
+      );
+      const interrupted = await t.http
+        .post(`${t.tenant.base}/sessions/${id}/events`)
+        .set(t.tenant.auth)
+        .send({ events: [{ type: "user.interrupt" }] });
+      expect(interrupted.status).toBe(202);
+      const log = await waitForIdle(t, t.tenant, id);
+      expect(log.at(-1)).toMatchObject({ type: "session.status_idle", stopReason: "interrupted" });
+      const cut = log.find((entry) => entry.type === "agent.message");
+      expect(cut).toMatchObject({ cutShort: true });
+      const text: string = cut.content[0].text;
+      expect(text.length).toBeGreaterThan(0);
+      expect(long.startsWith(text)).toBe(true);
+      expect(text.length).toBeLessThan(long.length);
+      // The provider reported no usage before the stop: the call's tokens are estimated, and counted.
+      const usage = log.find((entry) => entry.type === "agent.usage");
+      expect(usage).toMatchObject({ estimated: true, outputTokens: Math.ceil(text.length / 4) });
+      expect(usage.inputTokens).toBeGreaterThan(0);
+      const record = await t.http.get(`${t.tenant.base}/sessions/${id}`).set(t.tenant.auth);
+      expect(record.body.usage.outputTokens).toBe(usage.outputTokens);
+
+      // The next turn's conversation includes the partial answer.
+      fake.enqueue({ text: "ok" });
+      await t.http
+        .post(`${t.tenant.base}/sessions/${id}/events`)
+        .set(t.tenant.auth)
+        .send({ events: [message("again")] });
+      await waitUntil("the next turn", async () => {
+        const page = await t.http.get(`${t.tenant.base}/sessions/${id}/events`).set(t.tenant.auth);
+        const entries = page.body.data as { type: string; stopReason?: string }[];
+        return entries.filter((e) => e.type === "session.status_idle").length === 2 ? true : undefined;
+      });
+      const next = fake.requests.find((request) => JSON.stringify(request.body).includes('"again"'));
+      const assistant = (next?.body.messages as { role: string; content: unknown }[]).find(
+        (m) => m.role === "assistant",
+      );
+      expect(assistant?.content).toBe(text);
+    } finally {
+      live.close();
+    }
+  });
 });

@@ -121,7 +121,15 @@ export const SessionMcpServerUnavailableLogEventSchema = logEvent(
 
 export const AgentMessageLogEventSchema = logEvent(
   "agent.message",
-  { content: TextContentSchema.describe("The model's text") },
+  {
+    content: TextContentSchema.describe("The model's text"),
+    cutShort: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Present when a `user.interrupt` stopped the reply as it streamed: `content` is what was written by then",
+      ),
+  },
   "Text the model wrote",
 );
 
@@ -241,6 +249,13 @@ export const AgentUsageLogEventSchema = logEvent(
     outputTokens: z.number().int().describe("Completion tokens of the call, reasoning included"),
     ...callAccounting,
     contextSeq: z.number().int().describe("`seq` of the last entry the call had in its context"),
+    estimated: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Present when the call was stopped by a `user.interrupt` before the provider reported its usage: the tokens " +
+          "are estimated (about 4 characters a token) from the prompt sent and the text written",
+      ),
   },
   "Token usage of one model call",
 );

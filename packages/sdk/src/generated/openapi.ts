@@ -2005,6 +2005,11 @@ export interface components {
                 /** @description The text */
                 text: string;
             }[];
+            /**
+             * @description Present when a `user.interrupt` stopped the reply as it streamed: `content` is what was written by then
+             * @enum {boolean}
+             */
+            cutShort?: true;
         };
         AgentPage: {
             data: components["schemas"]["Agent"][];
@@ -2188,6 +2193,11 @@ export interface components {
             costUsd?: number | null;
             /** @description `seq` of the last entry the call had in its context */
             contextSeq: number;
+            /**
+             * @description Present when the call was stopped by a `user.interrupt` before the provider reported its usage: the tokens are estimated (about 4 characters a token) from the prompt sent and the text written
+             * @enum {boolean}
+             */
+            estimated?: true;
         };
         /** @description API key (the secret is never returned after creation) */
         ApiKey: {

@@ -13,6 +13,7 @@ import type { NewEvent } from "../../sessions/index.js";
 import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { CompactionRefused } from "./compaction.js";
 import { makeRoom, planPrompt } from "./context-limit.js";
+import { keepCutReply } from "./cut-reply.js";
 import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
 import { liveReplyFor } from "./live-reply.js";
 import type { LogState } from "./log-state.js";
@@ -174,6 +175,12 @@ async function modelCall(
   });
   const [called, opened] = await Promise.allSettled([call, running]);
   if (called.status === "rejected" || opened.status === "rejected") {
+    // A reply an interrupt stopped as it streamed is kept, with its usage; the loop then closes the turn.
+    const costMicro = reserved !== null ? (cost.reserve[0]?.amount ?? 0) : null;
+    const cut = { spec, pricing, promptChars: prompt.chars, contextSeq: state.lastSeq };
+    if (opened.status === "fulfilled" && called.status === "rejected") {
+      if (await keepCutReply(pass, called.reason, cut, { tokens: reserved, costMicro })) throw called.reason;
+    }
     // Nothing was used: the reservation is given back.
     if (reserved !== null) pass.releaseModelReservation(toReserve);
     const error = called.status === "rejected" ? called.reason : undefined;
