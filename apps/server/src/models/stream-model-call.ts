@@ -89,6 +89,8 @@ export async function streamOnce(request: PreparedRequest, options: StreamCallba
     const result = streamText({
       ...request,
       maxRetries: 0,
+      // The system prompt is the agent's own, sent as a message only to carry its cache breakpoint (Anthropic).
+      allowSystemInMessages: true,
       abortSignal: attempt.signal,
       // Errors are read from the stream below; the default handler would print them to stderr.
       onError: () => {},

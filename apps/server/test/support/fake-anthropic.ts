@@ -2,10 +2,12 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FakePromptCache } from "./fake-anthropic-cache.js";
+import { streamMessage } from "./fake-anthropic-stream.js";
 import { signThinking, thinkingRefusal } from "./fake-anthropic-thinking.js";
 
 /**
- * A real HTTP server on 127.0.0.1 speaking Anthropic's Messages API (`POST /v1/messages`, not streamed), answering
+ * A real HTTP server on 127.0.0.1 speaking Anthropic's Messages API (`POST /v1/messages`, streamed as the API streams
+ * with `stream: true`: `fake-anthropic-stream.ts`), answering
  * from `options.reply` or else a queue of scripted replies (`enqueue`). It refuses what the real API refuses:
  * - a `tool_result` whose content is not a string or blocks of type `text`, `image` (base64 of a JPEG, PNG, GIF or
  *   WebP, or a URL), `document` or `search_result` (400 `invalid_request_error`);
@@ -23,6 +25,8 @@ export interface FakeAnthropicReply {
   thinking?: string;
   text?: string;
   toolCalls?: { name: string; input: Record<string, unknown> }[];
+  /** When the request asks for a stream: wait between deltas. */
+  chunkDelayMs?: number;
 }
 
 export interface FakeAnthropicRequest {
@@ -121,7 +125,6 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       sendJson(response, status, { type: "error", error: { type, message } });
     };
     if (request.method !== "POST" || path !== "/v1/messages") return fail(404, "not_found_error", "Not found");
-    if (body?.stream === true) return fail(400, "invalid_request_error", "this fake does not stream");
     const invalid = invalidRequest(body);
     if (invalid) return fail(400, "invalid_request_error", invalid);
     const prompt = promptWords({ system: body.system, content: body.messages });
@@ -149,7 +152,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const thought = body.thinking?.type === "enabled" ? (reply.thinking ?? "Let me think this through.") : undefined;
     const thinkingBlocks =
       thought === undefined ? [] : [{ type: "thinking", thinking: thought, signature: signThinking(thought) }];
-    sendJson(response, 200, {
+    const message = {
       id: `msg_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
       type: "message",
       role: "assistant",
@@ -164,7 +167,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         cache_read_input_tokens: cached.read,
         output_tokens: countWords(reply.text ?? "") + countWords(thought ?? "") + 1,
       },
-    });
+    };
+    if (body.stream === true) return streamMessage(response, message, reply.chunkDelayMs ?? 0);
+    sendJson(response, 200, message);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
