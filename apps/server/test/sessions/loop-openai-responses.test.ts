@@ -4,6 +4,7 @@ import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message, newSession } from "./helpers.js";
 import { getSession, type LogEntry, waitForIdle } from "./loop-helpers.js";
+import { openSse } from "./sse-client.js";
 
 // A reasoning model with tools on OpenAI's Responses API: its reasoning items go back (encrypted, nothing stored at
 // OpenAI) with the tool results; every call carries the session's prompt-cache key and reads the cached prefix.
@@ -19,8 +20,12 @@ beforeAll(async () => {
   fake = await startFakeResponses({
     reply: (request) =>
       toolOutputSent(request)
-        ? { reasoning: "The tool answered, I can reply.", text: "Echoed." }
-        : { reasoning: "I need the echo tool.", toolCalls: [{ name: "docs__echo", input: { text: "hi" } }] },
+        ? { reasoning: "The tool answered, I can reply.", text: "Echoed, as you asked.", chunkDelayMs: 5 }
+        : {
+            reasoning: "I need the echo tool.",
+            toolCalls: [{ name: "docs__echo", input: { text: "hi" } }],
+            chunkDelayMs: 5,
+          },
   });
   mcp = await startMcpServer({ transport: "streamable" });
   t = await startTestApp({ role: "all", env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.url } });
@@ -65,5 +70,48 @@ describe("reasoning and prompt caching on OpenAI (Responses API)", () => {
     const record = await getSession(t, t.tenant, session.id);
     expect(record.usage.cacheReadInputTokens).toBe(usage[1].cacheReadInputTokens);
     expect(record.usage.costUsd).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("streams to a delta follower: reasoning, arguments and text deltas, the streamed reasoning items replayed", async () => {
+    const agent = await createAgent(t, t.tenant, {
+      model: { id: "openai/o4-mini", reasoning: { effort: "medium" } },
+      mcpServers: [{ name: "docs", url: mcp.url }],
+      toolPermissions: { docs__echo: "always_allow" },
+    });
+    const created = await t.http.post(`${t.tenant.base}/sessions`).set(t.tenant.auth).send({ agent: agent.id });
+    const id = created.body.id;
+    const live = await openSse(`${t.url}${t.tenant.base}/sessions/${id}/events/stream?deltas=true`, t.tenant.auth);
+    const before = fake.requests.length;
+    try {
+      await t.http
+        .post(`${t.tenant.base}/sessions/${id}/events`)
+        .set(t.tenant.auth)
+        .send({ events: [message("Echo")] });
+      const log = await waitForIdle(t, t.tenant, id, 1, 60_000);
+      await live.waitForFrames(log.length);
+      expect(log.filter((e: LogEntry) => e.type === "session.error")).toEqual([]);
+      const requests = fake.requests.slice(before);
+      expect(requests.map((r) => [r.status, r.body.stream])).toEqual([
+        [200, true],
+        [200, true],
+      ]);
+      // The reasoning item collected from the stream goes back with its encrypted content (verified by the fake).
+      const input = requests[1]!.body.input as Item[];
+      const reasoning = input.find((item) => item.type === "reasoning");
+      const thinking = log.filter((e: LogEntry) => e.type === "agent.thinking");
+      expect(reasoning?.encrypted_content).toBe(thinking[0].providerMetadata.openai.reasoningEncryptedContent);
+      const deltas = live.unnumbered.filter((f) => f.event === "agent.delta").map((f) => f.data);
+      const of = (kind: string) => deltas.filter((d) => d.kind === kind).map((d) => d.delta);
+      expect(of("reasoning").join("")).toBe("I need the echo tool.The tool answered, I can reply.");
+      expect(JSON.parse(of("tool_input").join(""))).toEqual({ text: "hi" });
+      const reply = log.find((e: LogEntry) => e.type === "agent.message");
+      expect(of("text").join("")).toBe(reply.content[0].text);
+      expect(reply.content[0].text).toBe("Echoed, as you asked.");
+      expect(log.filter((e: LogEntry) => e.type === "agent.usage").every((e: LogEntry) => e.reasoningTokens > 0)).toBe(
+        true,
+      );
+    } finally {
+      live.close();
+    }
   }, 60_000);
 });

@@ -1,9 +1,11 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { streamResponse } from "./fake-openai-responses-stream.js";
 
 /**
- * A real HTTP server on 127.0.0.1 speaking OpenAI's Responses API (`POST /v1/responses`, not streamed), as the AI
+ * A real HTTP server on 127.0.0.1 speaking OpenAI's Responses API (`POST /v1/responses`; streamed with `stream: true`
+ * as `fake-openai-responses-stream.ts` says), as the AI
  * SDK's `openai` provider calls it. Strict where the tests need it to be:
  * - with `reasoning.effort` on a model listed in `noReasoning`: 400 "Unsupported parameter: 'reasoning.effort' …";
  * - with `store: false`, a reasoning item comes back only when `include` asks for `reasoning.encrypted_content`; a
@@ -16,6 +18,8 @@ export interface FakeResponsesReply {
   reasoning?: string;
   text?: string;
   toolCalls?: { name: string; input: Record<string, unknown> }[];
+  /** When the request asks for a stream: wait between deltas. */
+  chunkDelayMs?: number;
 }
 
 export interface FakeResponsesRequest {
@@ -148,7 +152,7 @@ export async function startFakeResponses(options: {
     }
     const reasoningTokens = reply.reasoning ? words(reply.reasoning).length : 0;
     const outputTokens = words([reply.text, reply.toolCalls]).length + reasoningTokens;
-    send(response, 200, {
+    const answer = {
       id: `resp_${randomUUID().replace(/-/g, "")}`,
       object: "response",
       created_at: Math.floor(Date.now() / 1000),
@@ -163,7 +167,9 @@ export async function startFakeResponses(options: {
         output_tokens_details: { reasoning_tokens: reasoningTokens },
         total_tokens: prompt.length + outputTokens,
       },
-    });
+    };
+    if (body.stream === true) return streamResponse(response, answer, reply.chunkDelayMs ?? 0);
+    send(response, 200, answer);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
