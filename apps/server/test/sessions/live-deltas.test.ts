@@ -201,9 +201,8 @@ describe("live reply deltas", { timeout: 120_000 }, () => {
         return entries.filter((e) => e.type === "session.status_idle").length === 2 ? true : undefined;
       });
       const next = fake.requests.find((request) => JSON.stringify(request.body).includes('"again"'));
-      const assistant = (next?.body.messages as { role: string; content: unknown }[]).find(
-        (m) => m.role === "assistant",
-      );
+      const messages = (next?.body.messages ?? []) as { role: string; content: unknown }[];
+      const assistant = messages.find((m) => m.role === "assistant");
       expect(assistant?.content).toBe(text);
     } finally {
       live.close();

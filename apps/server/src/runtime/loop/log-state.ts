@@ -1,10 +1,5 @@
 import type { PendingAction, StopReason } from "@agent-platform/contract";
-import type {
-  ConversationMedia,
-  ConversationMessage,
-  ConversationToolResult,
-  ModelReasoningPart,
-} from "../../models/index.js";
+import type { ConversationMedia, ModelReasoningPart } from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
 import { qualifyMcpToolName } from "../mcp/index.js";
 import { contentMedia, contentText, EV } from "./events.js";
