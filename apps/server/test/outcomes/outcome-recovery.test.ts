@@ -4,7 +4,7 @@ import { createAgent, message, newSession } from "../sessions/helpers.js";
 import { expectGapFree, getSession, types, waitForIdle, waitUntil } from "../sessions/loop-helpers.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
+import { killWorkerProcess, startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
 
 // The API runs in this process without a worker; the workers are real child processes, the first one killed with
 // SIGKILL while the judge call of its grading is open.
@@ -29,14 +29,6 @@ async function startWorker(): Promise<ChildProcess> {
   return child;
 }
 
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
-
 const chatCalls = () => fake.requests.filter((r) => r.path === "/v1/chat/completions");
 
 describe("a worker killed during grading", { timeout: 120_000 }, () => {
@@ -50,7 +42,7 @@ describe("a worker killed during grading", { timeout: 120_000 }, () => {
       events: [message("question")],
     });
     await waitUntil("the judge call", async () => (chatCalls()[1]?.outcome === "pending" ? true : undefined));
-    await killHard(first);
+    await killWorkerProcess(first);
 
     await startWorker();
     const log = await waitForIdle(t, t.tenant, session.id, 1, 30_000);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, type FakeReply, type FakeRequest, startFakeOpenAI } from "../support/fake-openai.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
+import { killWorkerProcess, startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
 import { createAgent, message, newSession, postEvents } from "./helpers.js";
 import { expectGapFree, type LogEntry, waitForIdle, waitUntil } from "./loop-helpers.js";
 
@@ -31,14 +31,6 @@ async function startWorker(): Promise<ChildProcess> {
   const child = await startWorkerProcess(t, { OPENAI_COMPATIBLE_BASE_URL: fake.url, WORKER_LEASE_MS: "2000" });
   workers.push(child);
   return child;
-}
-
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: chat messages as the fake server received them
@@ -79,7 +71,7 @@ describe("a worker killed during a compaction", { timeout: 180_000 }, () => {
       turn++;
       await postEvents(t, t.tenant, session.id, [message(`turn ${turn}`)]);
     }
-    await killHard(first);
+    await killWorkerProcess(first);
     stallSummaries = false;
     await startWorker();
     let log = await waitForIdle(t, t.tenant, session.id, turn, 60_000);

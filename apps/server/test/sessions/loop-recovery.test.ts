@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
+import { killWorkerProcess, startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
 import { createAgent, message, newSession } from "./helpers.js";
 import { expectGapFree, type LogEntry, types, waitForIdle, waitForLog, waitUntil } from "./loop-helpers.js";
 
@@ -40,14 +40,6 @@ async function startWorker(extraEnv: Record<string, string> = {}): Promise<Child
   return child;
 }
 
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
-
 const chatCalls = () => fake.requests.filter((r) => r.path === "/v1/chat/completions");
 const count = (log: LogEntry[], type: string) => log.filter((e) => e.type === type).length;
 
@@ -66,7 +58,7 @@ describe("crash recovery (kill -9 of the worker mid-turn)", { timeout: 120_000 }
     // The tool ran and its result is in the log; the second model call is streaming slowly.
     await waitForLog(t, t.tenant, session.id, "the tool result", (log) => count(log, "agent.tool_result") === 1);
     await waitUntil("the second model call", async () => (chatCalls()[1]?.outcome === "pending" ? true : undefined));
-    await killHard(first);
+    await killWorkerProcess(first);
 
     await startWorker();
     const log = await waitForIdle(t, t.tenant, session.id, 1, 30_000);
@@ -109,7 +101,7 @@ describe("crash recovery (kill -9 of the worker mid-turn)", { timeout: 120_000 }
     const first = await startWorker();
     const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("wait a bit")] });
     await waitUntil("the MCP tool to start", async () => (mcp.toolCalls.length === 1 ? true : undefined));
-    await killHard(first);
+    await killWorkerProcess(first);
     await startWorker();
 
     const log = await waitForIdle(t, t.tenant, session.id, 1, 30_000);
@@ -187,7 +179,7 @@ describe("crash recovery (kill -9 of the worker mid-turn)", { timeout: 120_000 }
     const first = await startWorker({ WORKER_MAX_ATTEMPTS: "1" });
     const session = await newSession(t, t.tenant, { agent: agent.id, events: [message("hello")] });
     await waitUntil("the model call", async () => (chatCalls()[0]?.outcome === "pending" ? true : undefined));
-    await killHard(first);
+    await killWorkerProcess(first);
     await startWorker({ WORKER_MAX_ATTEMPTS: "1" });
     const log = await waitForIdle(t, t.tenant, session.id, 1, 30_000);
     expect(types(log)).toEqual(["user.message", "session.status_running", "session.error", "session.status_idle"]);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeAnthropic, type FakeAnthropicRequest, startFakeAnthropic } from "../support/fake-anthropic.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
+import { killWorkerProcess, startWorkerProcess, stopWorkerProcess } from "../support/worker-process.js";
 import { createAgent, message, newSession } from "./helpers.js";
 import { expectGapFree, type LogEntry, waitForIdle, waitUntil } from "./loop-helpers.js";
 
@@ -58,14 +58,6 @@ async function startWorker(): Promise<ChildProcess> {
   return child;
 }
 
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
-
 const REASONING_AGENT = {
   model: { id: "anthropic/claude-sonnet-4-5", maxOutputTokens: 4_096, reasoning: { budgetTokens: 2_048 } },
   mcpServers: [{ name: "docs", url: "" }],
@@ -95,7 +87,7 @@ describe("reasoning models", { timeout: 120_000 }, () => {
     await waitUntil("the call after the tool result", async () =>
       fake.requests.some(hasToolResult) ? true : undefined,
     );
-    await killHard(first);
+    await killWorkerProcess(first);
     stall = false;
     await startWorker();
     const log = await waitForIdle(t, t.tenant, session.id, 1, 60_000);

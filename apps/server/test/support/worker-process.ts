@@ -64,3 +64,12 @@ export function stopWorkerProcess(child: ChildProcess): Promise<void> {
     child.kill("SIGTERM");
   });
 }
+
+/** SIGKILL at once (a crash: no shutdown, leases left held); resolves when the process has exited. */
+export function killWorkerProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
