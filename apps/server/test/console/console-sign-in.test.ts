@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium)("signing in to /console", () => {
   it("signs in with an admin key for this tab only, shows admin pages, and signs out", async () => {
     const { page, problems, foreign, screenshot } = await openConsole(browser, t.url);
     await signIn(page, t.url, t.tenant.key);
-    await page.getByRole("heading", { name: "Sessions" }).waitFor();
+    await page.getByRole("heading", { name: "Sessions", exact: true }).waitFor();
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect.poll(() => nav.getByRole("link").allTextContents()).toContain("Webhooks");
     expect(await nav.getByRole("link").allTextContents()).toContain("Usage & budgets");
