@@ -7,14 +7,14 @@
  * not synonyms ("money back" is not "refund"). Deterministic: the same text always gives the same vector.
  */
 
-export const BUILTIN_EMBEDDING_DIMENSIONS = 384;
+export const BUILTIN_EMBEDDING_DIMENSIONS = 512;
 
 // Function words that would otherwise dominate every vector (no IDF is known without a corpus).
 const STOP_WORDS = new Set(
   (
-    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its me my " +
-    "no not of on or our so than that the their them then there these they this to was we were what when where which " +
-    "who why will with would you your"
+    "a about am an and any are as at be been but by can could did do does for from get got had has have how i if in " +
+    "into is it its me my no not of on or our so than that the their them then there these they this to us was we " +
+    "were what when where which who why will with would you your"
   ).split(" "),
 );
 
@@ -43,7 +43,8 @@ function features(text: string): Map<string, number> {
     if (i + 1 < words.length) add(counts, `b:${word} ${words[i + 1]}`, 0.5);
     const padded = `^${word}$`;
     if (padded.length > 4) {
-      const share = 1 / (padded.length - 2);
+      // The trigrams of a word weigh as much as the word (unit norm together): a shared word form counts.
+      const share = 1 / Math.sqrt(padded.length - 2);
       for (let j = 0; j + 3 <= padded.length; j++) add(counts, `t:${padded.slice(j, j + 3)}`, share);
     }
   }

@@ -35,7 +35,7 @@ export const KNOWN_EMBEDDING_MODELS: Readonly<Record<string, EmbeddingModelInfo>
     pricePerMillionTokens: 0.1,
   },
   // Offline, deterministic and free: hashed words, word pairs and character trigrams (builtin-embedder.ts).
-  "builtin/hash-ngrams": { dimensions: 384, shortenable: false, maxInputTokens: 1_000_000, pricePerMillionTokens: 0 },
+  "builtin/hash-ngrams": { dimensions: 512, shortenable: false, maxInputTokens: 1_000_000, pricePerMillionTokens: 0 },
 };
 
 /**
