@@ -1,13 +1,19 @@
 import { type CreateKnowledgeDocument, type KnowledgeDocument, utf8Bytes } from "@agent-platform/contract";
-import type { Database } from "@agent-platform/db";
+import type { Database, KnowledgeDocument as KnowledgeDocumentRow } from "@agent-platform/db";
+import type { AppContext } from "../context.js";
 import { AppError, notFound } from "../http/app-error.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
+import { enqueueJob } from "../jobs/index.js";
+import { inTransaction } from "../lib/transaction.js";
+import { htmlToMarkdown } from "../retrieval/index.js";
+import { KNOWLEDGE_INDEX_JOB, KNOWLEDGE_VECTORS_CHANNEL } from "./job-types.js";
 import { knowledgeBaseOf } from "./knowledge-bases-service.js";
-import { toDocument, toDocumentSummary } from "./serialize.js";
+import { toChunk, toDocument, toDocumentSummary } from "./serialize.js";
+import { insertChunks, splitDocument } from "./split-document.js";
 
-// PostgreSQL caps a tsvector at 1 MB; a document of (almost) only distinct words can pass it before reaching our byte
-// limit, and then the full-text index refuses the row.
+// PostgreSQL caps a tsvector at 1 MB; a passage of (almost) only distinct words could pass it, and then the full-text
+// index refuses the row.
 function isTsvectorTooLong(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = (e as { cause?: unknown }).cause) {
     if (/too long for tsvector/i.test(e.message)) return true;
@@ -15,32 +21,34 @@ function isTsvectorTooLong(error: unknown): boolean {
   return false;
 }
 
-const summaryFields = {
-  id: true,
-  knowledgeBaseId: true,
-  title: true,
-  metadata: true,
-  bytes: true,
-  createdAt: true,
-} as const;
-
+/**
+ * Stores a document, split into passages, in one transaction that also asks the base's background job for their
+ * vectors: the document is searchable by its words at once (`pending`), and by meaning once its passages are
+ * embedded (`ready`). HTML is stored as the text it shows (Markdown headings kept).
+ */
 export async function createDocument(
-  prisma: Database,
+  ctx: AppContext,
   projectId: string,
   knowledgeBaseId: string,
   input: CreateKnowledgeDocument,
 ): Promise<KnowledgeDocument> {
-  await knowledgeBaseOf(prisma, projectId, knowledgeBaseId);
+  const base = await knowledgeBaseOf(ctx.db.prisma, projectId, knowledgeBaseId);
+  const contentType = input.contentType ?? "text";
+  const content = contentType === "html" ? htmlToMarkdown(input.content) : input.content;
+  const id = newId("knowledgeDocument");
+  const chunks = splitDocument({ title: input.title, content, contentType }, base);
   try {
-    const row = await prisma.knowledgeDocument.create({
-      data: {
-        id: newId("knowledgeDocument"),
-        knowledgeBaseId,
-        title: input.title,
-        content: input.content,
-        bytes: utf8Bytes(input.content),
-        metadata: input.metadata ?? {},
-      },
+    const row = await inTransaction(ctx.db.pool, async (client) => {
+      const { rows } = await client.query<KnowledgeDocumentRow>(
+        `INSERT INTO knowledge_documents
+           ("id", "knowledgeBaseId", "title", "content", "bytes", "metadata", "contentType", "status", "updatedAt")
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, 'pending', now())
+         RETURNING *`,
+        [id, knowledgeBaseId, input.title, content, utf8Bytes(content), JSON.stringify(input.metadata ?? {}), contentType],
+      );
+      await insertChunks(client, { id, knowledgeBaseId }, chunks);
+      await enqueueJob(client, KNOWLEDGE_INDEX_JOB, { key: knowledgeBaseId });
+      return { ...rows[0]!, chunkCount: chunks.length };
     });
     return toDocument(row);
   } catch (error) {
@@ -51,6 +59,23 @@ export async function createDocument(
     });
   }
 }
+
+const summaryFields = {
+  id: true,
+  knowledgeBaseId: true,
+  title: true,
+  metadata: true,
+  bytes: true,
+  contentType: true,
+  status: true,
+  chunkCount: true,
+  embeddedChunks: true,
+  error: true,
+  embeddingTokens: true,
+  embeddingCostMicroUsd: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
 
 export async function listDocuments(
   prisma: Database,
@@ -85,8 +110,38 @@ export async function getDocument(prisma: Database, projectId: string, knowledge
   return toDocument(await documentOf(prisma, projectId, knowledgeBaseId, documentId));
 }
 
-export async function deleteDocument(prisma: Database, projectId: string, knowledgeBaseId: string, documentId: string) {
-  const row = await documentOf(prisma, projectId, knowledgeBaseId, documentId);
-  await prisma.knowledgeDocument.deleteMany({ where: { id: documentId, knowledgeBaseId } });
+/** A document's passages in order (cursor: the last position sent). */
+export async function listChunks(
+  prisma: Database,
+  projectId: string,
+  knowledgeBaseId: string,
+  documentId: string,
+  query: { limit: number; cursor?: string },
+) {
+  const filters = { documentId };
+  const after = decodeCursor(query.cursor, filters);
+  await documentOf(prisma, projectId, knowledgeBaseId, documentId);
+  const rows = await prisma.knowledgeChunk.findMany({
+    where: { documentId, ...(after !== undefined ? { position: { gt: Number(after) } } : {}) },
+    orderBy: { position: "asc" },
+    take: query.limit + 1,
+  });
+  return pageOf(rows, query.limit, filters, (r) => String(r.position), toChunk);
+}
+
+export async function deleteDocument(
+  ctx: AppContext,
+  projectId: string,
+  knowledgeBaseId: string,
+  documentId: string,
+) {
+  const row = await documentOf(ctx.db.prisma, projectId, knowledgeBaseId, documentId);
+  await inTransaction(ctx.db.pool, async (client) => {
+    await client.query(`DELETE FROM knowledge_documents WHERE "id" = $1 AND "knowledgeBaseId" = $2`, [
+      documentId,
+      knowledgeBaseId,
+    ]);
+    await client.query(`SELECT pg_notify($1, $2)`, [KNOWLEDGE_VECTORS_CHANNEL, knowledgeBaseId]);
+  });
   return toDocumentSummary(row);
 }

@@ -67,3 +67,4 @@ export {
   embeddingSpace,
   parseEmbeddingSpec,
 } from "./embedding-spec.js";
+export { type ResolvedEmbeddingModel, resolveEmbeddingModel } from "./check-embedding-model.js";

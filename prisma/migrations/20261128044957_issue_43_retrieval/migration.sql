@@ -2,7 +2,8 @@
 ALTER TABLE "memory_stores" ADD COLUMN     "embeddingModel" JSONB NOT NULL DEFAULT '"builtin/hash-ngrams"',
 ADD COLUMN     "embeddingSpace" TEXT NOT NULL DEFAULT 'builtin/hash-ngrams',
 ADD COLUMN     "servingModel" JSONB NOT NULL DEFAULT '"builtin/hash-ngrams"',
-ADD COLUMN     "servingSpace" TEXT NOT NULL DEFAULT 'builtin/hash-ngrams';
+ADD COLUMN     "servingSpace" TEXT NOT NULL DEFAULT 'builtin/hash-ngrams',
+ADD COLUMN     "workspaceId" TEXT NOT NULL DEFAULT '';
 
 -- AlterTable
 ALTER TABLE "knowledge_bases" ADD COLUMN     "chunkMaxTokens" INTEGER NOT NULL DEFAULT 400,
@@ -10,7 +11,8 @@ ADD COLUMN     "chunkOverlapTokens" INTEGER NOT NULL DEFAULT 80,
 ADD COLUMN     "embeddingModel" JSONB NOT NULL DEFAULT '"builtin/hash-ngrams"',
 ADD COLUMN     "embeddingSpace" TEXT NOT NULL DEFAULT 'builtin/hash-ngrams',
 ADD COLUMN     "servingModel" JSONB NOT NULL DEFAULT '"builtin/hash-ngrams"',
-ADD COLUMN     "servingSpace" TEXT NOT NULL DEFAULT 'builtin/hash-ngrams';
+ADD COLUMN     "servingSpace" TEXT NOT NULL DEFAULT 'builtin/hash-ngrams',
+ADD COLUMN     "workspaceId" TEXT NOT NULL DEFAULT '';
 
 -- AlterTable
 ALTER TABLE "knowledge_documents" ADD COLUMN     "chunkCount" INTEGER NOT NULL DEFAULT 0,
@@ -94,3 +96,7 @@ INSERT INTO "jobs" ("kind", "key")
 INSERT INTO "jobs" ("kind", "key")
   SELECT DISTINCT 'memory.index', "storeId" FROM "memory_entries"
   ON CONFLICT DO NOTHING;
+
+-- The workspace of existing bases and stores, from their project.
+UPDATE "knowledge_bases" kb SET "workspaceId" = p."workspaceId" FROM "projects" p WHERE p."id" = kb."projectId";
+UPDATE "memory_stores" ms SET "workspaceId" = p."workspaceId" FROM "projects" p WHERE p."id" = ms."projectId";
