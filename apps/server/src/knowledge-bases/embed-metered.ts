@@ -33,7 +33,13 @@ export class EmbeddingBudgetExceeded extends Error {
  */
 export async function embedMetered(
   ctx: AppContext,
-  input: { workspaceId: string; agentId?: string | null; spec: EmbeddingSpec; texts: readonly string[]; signal?: AbortSignal },
+  input: {
+    workspaceId: string;
+    agentId?: string | null;
+    spec: EmbeddingSpec;
+    texts: readonly string[];
+    signal?: AbortSignal;
+  },
 ): Promise<EmbedTextsResult> {
   const settings = providerSettingsOf(ctx.config.env);
   if (input.spec.provider === "builtin") return embedTexts({ spec: input.spec, settings, texts: input.texts });
@@ -79,7 +85,8 @@ export async function embedMetered(
 /** An embedding failure as the API's error: 403 `budget.exceeded`, or 502 `embedding.failed`. */
 export function embeddingFailure(error: unknown): AppError | null {
   if (error instanceof EmbeddingBudgetExceeded) return budgetExceededError(error.exceeded);
-  if (error instanceof ModelCallError) return new AppError("embedding.failed", `Embedding the query failed: ${error.message}`);
+  if (error instanceof ModelCallError)
+    return new AppError("embedding.failed", `Embedding the query failed: ${error.message}`);
   if (error instanceof ModelCallAborted) return null;
   return null;
 }

@@ -15,7 +15,8 @@ export async function searchChunksFullText(
   const at = (value: unknown) => `$${values.push(value)}`;
   const filters: string[] = [];
   const metadata = input.filter?.metadata;
-  if (metadata && Object.keys(metadata).length > 0) filters.push(`d."metadata" @> ${at(JSON.stringify(metadata))}::jsonb`);
+  if (metadata && Object.keys(metadata).length > 0)
+    filters.push(`d."metadata" @> ${at(JSON.stringify(metadata))}::jsonb`);
   if (input.filter?.documentIds) filters.push(`c."documentId" = ANY(${at(input.filter.documentIds)}::text[])`);
   const { rows } = await db.query<{ id: string; score: number }>(
     `WITH q AS (SELECT websearch_to_tsquery('simple'::regconfig, $2) AS query)

@@ -153,7 +153,14 @@ async function embedBatch(
       return "paused";
     }
     // A refusal of the input itself (4xx other than 429): these documents fail, the others go on.
-    if (error instanceof ModelCallError && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429 && error.status !== 408) {
+    if (
+      error instanceof ModelCallError &&
+      error.status !== undefined &&
+      error.status >= 400 &&
+      error.status < 500 &&
+      error.status !== 429 &&
+      error.status !== 408
+    ) {
       await markDocuments(ctx, documents, "failed", `Embedding failed: ${error.message}`);
       return "refused";
     }

@@ -72,11 +72,7 @@ export async function backfillVectors(db: Queryable): Promise<number> {
       `UPDATE knowledge_chunk_vectors v SET "vec" = u.vec::vector
        FROM unnest($1::text[], $2::text[], $3::text[]) AS u(chunk_id, space, vec)
        WHERE v."chunkId" = u.chunk_id AND v."space" = u.space`,
-      [
-        rows.map((r) => r.chunkId),
-        rows.map((r) => r.space),
-        rows.map((r) => vectorLiteral(bytesToVector(r.vector))),
-      ],
+      [rows.map((r) => r.chunkId), rows.map((r) => r.space), rows.map((r) => vectorLiteral(bytesToVector(r.vector)))],
     );
     total += rows.length;
   }
@@ -140,7 +136,8 @@ export async function pgvectorNearest(
   const values: unknown[] = [vectorLiteral(q.query), q.space, [...q.knowledgeBaseIds], q.limit];
   const at = (value: unknown) => `$${values.push(value)}`;
   const filters: string[] = [];
-  if (q.metadata && Object.keys(q.metadata).length > 0) filters.push(`d."metadata" @> ${at(JSON.stringify(q.metadata))}::jsonb`);
+  if (q.metadata && Object.keys(q.metadata).length > 0)
+    filters.push(`d."metadata" @> ${at(JSON.stringify(q.metadata))}::jsonb`);
   if (q.documentIds) filters.push(`v."documentId" = ANY(${at([...q.documentIds])}::text[])`);
   const sql = `SELECT v."chunkId", (1 - (v."vec"::${cast} <=> $1::${cast}))::float8 AS "score"
     FROM knowledge_chunk_vectors v

@@ -80,13 +80,17 @@ export async function searchKnowledge(ctx: AppContext, input: KnowledgeSearchInp
       : searchChunksFullText(ctx.db.pool, { knowledgeBaseIds: baseIds, query, limit: k, filter: input.filter }),
     mode === "fulltext" ? null : semanticLists(ctx, bases, query, k, input, mode),
   ]);
-  if (fulltext) lists.push({ retriever: "fulltext", ids: fulltext.map((r) => r.id), scores: fulltext.map((r) => r.score) });
+  if (fulltext)
+    lists.push({ retriever: "fulltext", ids: fulltext.map((r) => r.id), scores: fulltext.map((r) => r.score) });
   if (semantic) {
     retrievers.semantic = semantic.report;
     lists.push(...semantic.lists);
   }
   const fused = fuseRanks(lists, limit);
-  const hits = await hitRows(ctx, fused.map((f) => f.id));
+  const hits = await hitRows(
+    ctx,
+    fused.map((f) => f.id),
+  );
   const data: KnowledgeSearchHit[] = [];
   for (const hit of fused) {
     const row = hits.get(hit.id);

@@ -59,8 +59,5 @@ export async function insertChunks(
       chunks.map((c) => c.endOffset),
     ],
   );
-  await client.query(`UPDATE knowledge_documents SET "chunkCount" = $2 WHERE "id" = $1`, [
-    document.id,
-    chunks.length,
-  ]);
+  await client.query(`UPDATE knowledge_documents SET "chunkCount" = $2 WHERE "id" = $1`, [document.id, chunks.length]);
 }

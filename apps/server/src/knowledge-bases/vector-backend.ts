@@ -18,7 +18,10 @@ export const vectorBackendOf = onePerOwner((ctx: AppContext): Promise<VectorBack
   const detected = detectVectorBackend(ctx.db.pool, ctx.logger, backendMode(ctx.config.env)).then(
     (backend) => {
       if (backend.kind === "pgvector") {
-        ctx.logger.info({ pgvector: backend.version, iterativeScan: backend.iterativeScan }, "vector search: pgvector (HNSW)");
+        ctx.logger.info(
+          { pgvector: backend.version, iterativeScan: backend.iterativeScan },
+          "vector search: pgvector (HNSW)",
+        );
       } else ctx.logger.info({ reason: backend.reason }, "vector search: exact scan");
       return backend;
     },

@@ -44,7 +44,8 @@ export async function recordVectors(
   );
   // Tokens and cost shared by the documents in proportion to their text in the batch.
   const weight = new Map<string, number>();
-  for (const c of chunks) weight.set(c.documentId, (weight.get(c.documentId) ?? 0) + c.context.length + c.content.length + 2);
+  for (const c of chunks)
+    weight.set(c.documentId, (weight.get(c.documentId) ?? 0) + c.context.length + c.content.length + 2);
   const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
   const documents = [...weight.keys()];
   await tx.query(
@@ -101,10 +102,10 @@ export async function switchServingModel(
       [base.id],
     );
   }
-  const deleted = await tx.query(
-    `DELETE FROM knowledge_chunk_vectors WHERE "knowledgeBaseId" = $1 AND "space" <> $2`,
-    [base.id, base.embeddingSpace],
-  );
+  const deleted = await tx.query(`DELETE FROM knowledge_chunk_vectors WHERE "knowledgeBaseId" = $1 AND "space" <> $2`, [
+    base.id,
+    base.embeddingSpace,
+  ]);
   if (current.servingSpace !== current.embeddingSpace || (deleted.rowCount ?? 0) > 0) {
     await tx.query(`SELECT pg_notify($1, $2)`, [KNOWLEDGE_VECTORS_CHANNEL, base.id]);
   }

@@ -175,7 +175,9 @@ export function chunkText(content: string, options: ChunkOptions): TextChunk[] {
   };
   for (const section of sections(content, options.format)) {
     // Pieces leave room for the overlap in front of them.
-    const units = paragraphs(content, section.start, section.end).flatMap(([a, b]) => pieces(content, a, b, max - overlap));
+    const units = paragraphs(content, section.start, section.end).flatMap(([a, b]) =>
+      pieces(content, a, b, max - overlap),
+    );
     let current: [number, number] | null = null;
     for (const [a, b] of units) {
       if (current && b - current[0] <= max) {

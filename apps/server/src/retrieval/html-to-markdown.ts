@@ -2,8 +2,31 @@ import { Parser } from "htmlparser2";
 
 const SKIP = new Set(["script", "style", "noscript", "template", "head", "svg", "iframe", "object"]);
 const BLOCK = new Set([
-  "p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "ul", "ol", "table", "tr",
-  "blockquote", "pre", "figure", "figcaption", "dl", "dt", "dd", "form", "fieldset", "address", "hr", "details",
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "footer",
+  "nav",
+  "aside",
+  "ul",
+  "ol",
+  "table",
+  "tr",
+  "blockquote",
+  "pre",
+  "figure",
+  "figcaption",
+  "dl",
+  "dt",
+  "dd",
+  "form",
+  "fieldset",
+  "address",
+  "hr",
+  "details",
   "summary",
 ]);
 

@@ -41,7 +41,11 @@ export function knowledgeReadTool(knowledgeBaseIds: readonly string[]): RuntimeT
     inputSchema: {
       type: "object",
       properties: {
-        chunkId: { type: "string", maxLength: 64, description: "Passage id (`kbchunk_…`) of a knowledge_search result" },
+        chunkId: {
+          type: "string",
+          maxLength: 64,
+          description: "Passage id (`kbchunk_…`) of a knowledge_search result",
+        },
         around: {
           type: "integer",
           minimum: 0,
