@@ -40,6 +40,8 @@ export async function nearestChunks(
   backend: VectorBackend,
   q: NearestQuery,
 ): Promise<{ chunkId: string; score: number }[]> {
+  // A query with nothing the model represents (only identifiers, say) has no direction: nothing is near it.
+  if (!q.query.some((v) => v !== 0)) return [];
   if (backend.kind === "pgvector") {
     const client = await ctx.db.pool.connect();
     try {

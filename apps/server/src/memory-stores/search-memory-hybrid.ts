@@ -93,6 +93,7 @@ async function semanticList(
     if (!failure || mode === "semantic") throw failure ?? error;
     return { list: null, report: { ...report, error: failure.message } };
   }
+  if (!query.some((v) => v !== 0)) return { list: { retriever: "semantic", ids: [], scores: [] }, report };
   const { rows } = await ctx.db.pool.query<{ key: string; vector: Buffer }>(
     `SELECT v."key", v."vector" FROM memory_entry_vectors v
      JOIN memory_entries e ON e."storeId" = v."storeId" AND e."key" = v."key"

@@ -21,6 +21,7 @@ export async function search(
   tenant: Tenant = t.tenant,
 ): Promise<{
   status: number;
+  headers: Record<string, string>;
   body: {
     data: {
       chunkId: string;
@@ -40,7 +41,7 @@ export async function search(
   };
 }> {
   const res = await t.http.post(`${tenant.base}/knowledge-bases/${kbId}/search`).set(tenant.auth).send(body);
-  return { status: res.status, body: res.body };
+  return res as never;
 }
 
 /** Waits (polling the API, as a client would) until the base's vectors are complete: status `ready`. */
