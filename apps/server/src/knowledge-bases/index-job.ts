@@ -1,5 +1,5 @@
-import type { AppContext } from "../context.js";
 import { microUsd } from "../budgets/index.js";
+import type { AppContext } from "../context.js";
 import { exponentialBackoff, type JobKind, type JobOutcome, type NoPayload, type RunningJob } from "../jobs/index.js";
 import { integerSetting } from "../lib/env.js";
 import { type EmbeddingSpec, estimateEmbeddingTokens, ModelCallError, parseEmbeddingSpec } from "../models/index.js";

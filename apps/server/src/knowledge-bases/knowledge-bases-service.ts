@@ -6,8 +6,8 @@ import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { enqueueJob } from "../jobs/index.js";
 import { inTransaction } from "../lib/transaction.js";
-import { providerSettingsOf, type ResolvedEmbeddingModel, resolveEmbeddingModel } from "../models/index.js";
 import { DEFAULT_EMBEDDING_MODEL } from "../models/embedding-spec.js";
+import { providerSettingsOf, type ResolvedEmbeddingModel, resolveEmbeddingModel } from "../models/index.js";
 import { KNOWLEDGE_INDEX_JOB, KNOWLEDGE_VECTORS_CHANNEL } from "./job-types.js";
 import { type KnowledgeBaseWithCounts, toKnowledgeBase } from "./serialize.js";
 

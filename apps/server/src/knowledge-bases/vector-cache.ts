@@ -30,7 +30,7 @@ async function loadVectors(pool: Pick<pg.Pool, "query">, baseId: string, space: 
   const dimensions = rows[0] ? rows[0].vector.byteLength >> 2 : 0;
   const usable = rows.filter((r) => r.vector.byteLength >> 2 === dimensions);
   const matrix = new Float32Array(usable.length * dimensions);
-  usable.forEach((row, i) => readVectorInto(row.vector, matrix, i * dimensions));
+  for (const [i, row] of usable.entries()) readVectorInto(row.vector, matrix, i * dimensions);
   return {
     dimensions,
     matrix,

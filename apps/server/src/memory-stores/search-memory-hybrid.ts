@@ -103,7 +103,7 @@ async function semanticList(
   const dims = query.length;
   const usable = rows.filter((r) => r.vector.byteLength === dims * 4);
   const matrix = new Float32Array(usable.length * dims);
-  usable.forEach((r, i) => readVectorInto(r.vector, matrix, i * dims));
+  for (const [i, r] of usable.entries()) readVectorInto(r.vector, matrix, i * dims);
   const top = topByDotProduct(matrix, dims, query, k);
   return {
     list: { retriever: "semantic", ids: top.map((t) => usable[t.row]!.key), scores: top.map((t) => t.score) },

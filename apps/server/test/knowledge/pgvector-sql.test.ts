@@ -122,7 +122,7 @@ describe("the pgvector path's SQL, on pgvector (PGlite)", () => {
     // The exact answer over kb-a's 600 vectors: HNSW's recall on this small set is complete.
     const all = [...a, ...b];
     const matrix = new Float32Array(all.length * 8);
-    all.forEach((v, i) => matrix.set(v, i * 8));
+    for (const [i, v] of all.entries()) matrix.set(v, i * 8);
     const exact = topByDotProduct(matrix, 8, query, 10).map((r) => `kb-a-${space}-${r.row}`);
     expect(found.map((f) => f.chunkId)).toEqual(exact);
     expect(found[0]!.score).toBeCloseTo(topByDotProduct(matrix, 8, query, 1)[0]!.score, 5);

@@ -232,7 +232,6 @@ describe("memory functions for the runtime", () => {
   });
 
   it("refuses malformed keys, oversized content and writes to a deleted store", async () => {
-    const prisma = t.platform.ctx.db.prisma;
     const store = await newStore("runtime-errors");
     await expect(writeMemory(t.platform.ctx.db, store.id, "../etc/passwd", "x")).rejects.toMatchObject({
       code: "request.invalid",

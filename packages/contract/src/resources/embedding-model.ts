@@ -61,7 +61,10 @@ export const RetrieversReportSchema = z
       .object({
         model: z.string().nullable(),
         backend: z.enum(["pgvector", "exact"]).nullable(),
-        error: z.string().optional().describe("Why vectors were left out of a hybrid search (the query embedding failed)"),
+        error: z
+          .string()
+          .optional()
+          .describe("Why vectors were left out of a hybrid search (the query embedding failed)"),
       })
       .nullable(),
   })

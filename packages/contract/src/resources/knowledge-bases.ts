@@ -140,7 +140,7 @@ export const KnowledgeSearchSchema = z
       .trim()
       .min(1)
       .max(LIMITS.knowledgeQueryLength)
-      .describe("A question or words; the full-text side reads web-search syntax (`\"phrase\"`, `or`, `-word`)"),
+      .describe('A question or words; the full-text side reads web-search syntax (`"phrase"`, `or`, `-word`)'),
     limit: z.number().int().min(1).max(LIMITS.knowledgeSearchResults).default(10),
     mode: SearchModeSchema.default("hybrid"),
     filter: KnowledgeSearchFilterSchema.optional(),
