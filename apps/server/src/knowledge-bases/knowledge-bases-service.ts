@@ -114,6 +114,8 @@ export async function updateKnowledgeBase(
   const model = input.embeddingModel !== undefined ? embeddingModelOf(ctx, input.embeddingModel) : null;
   const changesModel = model !== null && model.space !== current.embeddingSpace;
   await inTransaction(ctx.db.pool, async (client) => {
+    // The job row first, as the embedding run's fence takes it (one lock order: no deadlock).
+    if (changesModel) await enqueueJob(client, KNOWLEDGE_INDEX_JOB, { key: id });
     const sets: string[] = [`"updatedAt" = now()`];
     const values: unknown[] = [id, projectId];
     const at = (value: unknown) => `$${values.push(value)}`;
@@ -136,7 +138,6 @@ export async function updateKnowledgeBase(
        WHERE "knowledgeBaseId" = $1`,
       [id],
     );
-    await enqueueJob(client, KNOWLEDGE_INDEX_JOB, { key: id });
   });
   return getKnowledgeBase(prisma, projectId, id);
 }
@@ -145,6 +146,8 @@ export async function updateKnowledgeBase(
 export async function deleteKnowledgeBase(ctx: AppContext, projectId: string, id: string): Promise<KnowledgeBase> {
   const row = await shown(ctx.db.prisma, projectId, id);
   await inTransaction(ctx.db.pool, async (client) => {
+    // The job row first (as the embedding run's fence takes it); the run then finds no base and ends.
+    await enqueueJob(client, KNOWLEDGE_INDEX_JOB, { key: id });
     await client.query(`DELETE FROM knowledge_bases WHERE "id" = $1 AND "projectId" = $2`, [id, projectId]);
     await client.query(`SELECT pg_notify($1, $2)`, [KNOWLEDGE_VECTORS_CHANNEL, id]);
   });

@@ -30,6 +30,9 @@ export async function createDocument(
   const chunks = splitDocument({ title: input.title, content, contentType }, base);
   // Passages are indexed one by one: each stays far below PostgreSQL's 1 MB tsvector limit, whatever the document.
   const row = await inTransaction(ctx.db.pool, async (client) => {
+    // The job row first: the embedding run locks it before the base's rows (its fence), so both take them in one
+    // order and cannot deadlock.
+    await enqueueJob(client, KNOWLEDGE_INDEX_JOB, { key: knowledgeBaseId });
     const { rows } = await client.query<KnowledgeDocumentRow>(
       `INSERT INTO knowledge_documents
            ("id", "knowledgeBaseId", "title", "content", "bytes", "metadata", "contentType", "status", "updatedAt")
@@ -46,7 +49,6 @@ export async function createDocument(
       ],
     );
     await insertChunks(client, { id, knowledgeBaseId }, chunks);
-    await enqueueJob(client, KNOWLEDGE_INDEX_JOB, { key: knowledgeBaseId });
     return { ...rows[0]!, chunkCount: chunks.length };
   });
   return toDocument(row);
@@ -124,6 +126,8 @@ export async function listChunks(
 export async function deleteDocument(ctx: AppContext, projectId: string, knowledgeBaseId: string, documentId: string) {
   const row = await documentOf(ctx.db.prisma, projectId, knowledgeBaseId, documentId);
   await inTransaction(ctx.db.pool, async (client) => {
+    // The job row first (as the embedding run's fence takes it): a run writing this document's vectors finishes first.
+    await enqueueJob(client, KNOWLEDGE_INDEX_JOB, { key: knowledgeBaseId });
     await client.query(`DELETE FROM knowledge_documents WHERE "id" = $1 AND "knowledgeBaseId" = $2`, [
       documentId,
       knowledgeBaseId,

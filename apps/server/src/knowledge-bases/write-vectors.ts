@@ -76,14 +76,15 @@ export async function recordVectors(
 /**
  * When every passage of the base has a vector of its embedding space: searches switch to it (the model named when
  * the base was changed, unless it changed again since) and the vectors of every other space are deleted. Checked
- * again under the base's row lock, in the run's fenced transaction, so a document added meanwhile delays the switch.
+ * again under the base's row lock (`NO KEY UPDATE`: documents being added hold `KEY SHARE` on it and go on), in the
+ * run's fenced transaction. A document committed after the check is embedded by the run its commit requested.
  */
 export async function switchServingModel(
   tx: Queryable,
   base: { id: string; embeddingSpace: string; servingSpace: string },
 ): Promise<void> {
   const { rows } = await tx.query<{ embeddingSpace: string; servingSpace: string }>(
-    `SELECT "embeddingSpace", "servingSpace" FROM knowledge_bases WHERE "id" = $1 FOR UPDATE`,
+    `SELECT "embeddingSpace", "servingSpace" FROM knowledge_bases WHERE "id" = $1 FOR NO KEY UPDATE`,
     [base.id],
   );
   const current = rows[0];

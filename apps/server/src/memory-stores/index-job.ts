@@ -98,10 +98,10 @@ async function switchStoreModel(
   tx: { query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }> },
   store: StoreRow,
 ): Promise<void> {
-  const { rows } = await tx.query(`SELECT 1 FROM memory_stores WHERE "id" = $1 AND "embeddingSpace" = $2 FOR UPDATE`, [
-    store.id,
-    store.embeddingSpace,
-  ]);
+  const { rows } = await tx.query(
+    `SELECT 1 FROM memory_stores WHERE "id" = $1 AND "embeddingSpace" = $2 FOR NO KEY UPDATE`,
+    [store.id, store.embeddingSpace],
+  );
   if (rows.length === 0) return;
   const { rows: missing } = await tx.query(
     `SELECT 1 FROM memory_entries e WHERE e."storeId" = $1 AND NOT EXISTS (

@@ -84,6 +84,8 @@ export async function writeMemory(
   }
   try {
     return await inTransaction(db.pool, async (client) => {
+      // The job row first, as the embedding run's fence takes it (one lock order: no deadlock).
+      await enqueueJob(client, MEMORY_INDEX_JOB, { key: storeId });
       const { rows } = await client.query<Omit<MemoryEntryRecord, "bytes">>(
         `INSERT INTO memory_entries ("storeId", "key", "content", "createdAt", "updatedAt")
          VALUES ($1, $2, $3, now(), now())
@@ -91,7 +93,6 @@ export async function writeMemory(
          RETURNING "key", "content", "createdAt", "updatedAt"`,
         [storeId, key, content],
       );
-      await enqueueJob(client, MEMORY_INDEX_JOB, { key: storeId });
       return { ...rows[0]!, bytes };
     });
   } catch (error) {
