@@ -3,7 +3,7 @@
 
 export { EmbeddingBudgetExceeded, embeddingFailure, embedMetered } from "./embed-metered.js";
 export { knowledgeIndexKind } from "./index-job.js";
-export { existingKnowledgeBaseIds } from "./knowledge-bases-service.js";
+export { embeddingModelOf, existingKnowledgeBaseIds } from "./knowledge-bases-service.js";
 export { type KnowledgePassage, readKnowledgeDocument, readKnowledgePassage } from "./read-knowledge.js";
 export { type KnowledgeSearchInput, searchKnowledge } from "./search-knowledge.js";
 export { vectorBackendOf } from "./vector-backend.js";

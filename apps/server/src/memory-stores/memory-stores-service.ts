@@ -5,22 +5,11 @@ import { AppError, notFound } from "../http/app-error.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { enqueueJob } from "../jobs/index.js";
+import { embeddingModelOf } from "../knowledge-bases/index.js";
 import { byRef } from "../lib/by-ref.js";
-import {
-  DEFAULT_EMBEDDING_MODEL,
-  providerSettingsOf,
-  type ResolvedEmbeddingModel,
-  resolveEmbeddingModel,
-} from "../models/index.js";
 import { MEMORY_INDEX_JOB } from "./job-types.js";
 import { deleteMemory, listMemoryWithContent, writeMemory } from "./memory-entries.js";
 import { toMemoryEntry, toMemoryStore } from "./serialize.js";
-
-function embeddingModelOf(ctx: Pick<AppContext, "config">, reference: unknown): ResolvedEmbeddingModel {
-  const resolved = resolveEmbeddingModel(reference ?? DEFAULT_EMBEDDING_MODEL, providerSettingsOf(ctx.config.env));
-  if (!resolved.ok) throw new AppError("embedding.invalid_model", `embeddingModel: ${resolved.message}`);
-  return resolved.model;
-}
 
 /** Stores (of `ids`) with an entry whose vector of the store's embedding space is missing or stale. */
 async function storesWithPendingEntries(prisma: Database, ids: string[]): Promise<Set<string>> {
