@@ -1,12 +1,12 @@
-import { type CreateKnowledgeDocument, type KnowledgeDocument, utf8Bytes } from "@agent-platform/contract";
+import { type CreateKnowledgeDocument, type KnowledgeDocument, LIMITS, utf8Bytes } from "@agent-platform/contract";
 import type { Database, KnowledgeDocument as KnowledgeDocumentRow } from "@agent-platform/db";
 import type { AppContext } from "../context.js";
-import { notFound } from "../http/app-error.js";
+import { AppError, notFound } from "../http/app-error.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { enqueueJob } from "../jobs/index.js";
 import { inTransaction } from "../lib/transaction.js";
-import { htmlToMarkdown } from "../retrieval/index.js";
+import { htmlToMarkdown, pdfToMarkdown, UnreadablePdf } from "../retrieval/index.js";
 import { KNOWLEDGE_INDEX_JOB, KNOWLEDGE_VECTORS_CHANNEL } from "./job-types.js";
 import { knowledgeBaseOf } from "./knowledge-bases-service.js";
 import { toChunk, toDocument, toDocumentSummary } from "./serialize.js";
@@ -25,7 +25,7 @@ export async function createDocument(
 ): Promise<KnowledgeDocument> {
   const base = await knowledgeBaseOf(ctx.db.prisma, projectId, knowledgeBaseId);
   const contentType = input.contentType ?? "text";
-  const content = contentType === "html" ? htmlToMarkdown(input.content) : input.content;
+  const content = await storedText(contentType, input.content);
   const id = newId("knowledgeDocument");
   const chunks = splitDocument({ title: input.title, content, contentType }, base);
   // Passages are indexed one by one: each stays far below PostgreSQL's 1 MB tsvector limit, whatever the document.
@@ -52,6 +52,29 @@ export async function createDocument(
     return { ...rows[0]!, chunkCount: chunks.length };
   });
   return toDocument(row);
+}
+
+function invalidContent(message: string): AppError {
+  return new AppError("request.invalid", `Invalid request: body.content: ${message}`, {
+    issues: [{ path: "body.content", message }],
+  });
+}
+
+/** The text a document is stored as: HTML and PDF become the text they show. */
+async function storedText(contentType: string, content: string): Promise<string> {
+  if (contentType === "html") return htmlToMarkdown(content);
+  if (contentType !== "pdf") return content;
+  let text: string;
+  try {
+    text = await pdfToMarkdown(new Uint8Array(Buffer.from(content, "base64")));
+  } catch (error) {
+    if (error instanceof UnreadablePdf) throw invalidContent(error.message);
+    throw error;
+  }
+  if (utf8Bytes(text) > LIMITS.knowledgeDocumentBytes) {
+    throw invalidContent(`the PDF's text is more than ${LIMITS.knowledgeDocumentBytes} bytes: split the file`);
+  }
+  return text;
 }
 
 const summaryFields = {

@@ -69,6 +69,8 @@ export const LIMITS = {
   knowledgeChunkOverlapDefault: 80,
   knowledgeFilterDocuments: 100,
   knowledgeReadAroundMax: 20_000,
+  // A PDF of at most 7.5 MiB, in base64.
+  knowledgePdfBase64Length: 10_000_000,
   datasetCases: 10_000,
   serverlessToolUrlLength: 2048,
   serverlessToolSchemaBytes: 64 * 1024,

@@ -10,7 +10,7 @@ import {
   RetrieversReportSchema,
   SearchModeSchema,
 } from "./embedding-model.js";
-import { boundedText, NameFilterQuery, PathId, ProjectItemParams, ProjectParams } from "./shared.js";
+import { NameFilterQuery, PathId, ProjectItemParams, ProjectParams, utf8Bytes } from "./shared.js";
 
 const ChunkingSchema = z
   .object({
@@ -77,7 +77,7 @@ export const KnowledgeDocumentSummarySchema = z
     title: z.string(),
     metadata: z.record(z.string()),
     bytes: z.number().int().describe("UTF-8 size of `content`"),
-    contentType: z.enum(["text", "markdown", "html"]),
+    contentType: z.enum(["text", "markdown", "html", "pdf"]),
     status: z
       .enum(["pending", "ready", "failed"])
       .describe(
@@ -96,23 +96,37 @@ export const KnowledgeDocumentSummarySchema = z
   .describe("Knowledge document without its text (lists)");
 
 export const KnowledgeDocumentSchema = KnowledgeDocumentSummarySchema.extend({
-  content: z.string().describe("The stored text (for `html`, the text the page shows, as Markdown)"),
+  content: z.string().describe("The stored text (for `html` and `pdf`, the text they show, as Markdown)"),
 }).describe("Knowledge document");
 
 export const CreateKnowledgeDocumentSchema = z
   .object({
     title: z.string().trim().min(1).max(LIMITS.knowledgeDocumentTitle),
-    content: boundedText(LIMITS.knowledgeDocumentBytes, 1),
+    content: z
+      .string()
+      .min(1)
+      .max(LIMITS.knowledgePdfBase64Length)
+      .describe("The text (at most 1 MiB of UTF-8); for `pdf`, the file in base64 (at most 7.5 MiB)"),
     contentType: z
-      .enum(["text", "markdown", "html"])
+      .enum(["text", "markdown", "html", "pdf"])
       .default("text")
       .describe(
         "`markdown`: split along its headings; `html`: stored as the text it shows (headings kept), then split " +
-          "like Markdown; `text`: split along paragraphs",
+          "like Markdown; `pdf`: stored as the text of its pages (`## Page n` headings), then split like Markdown; " +
+          "`text`: split along paragraphs",
       ),
     metadata: MetadataSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((doc, ctx) => {
+    if (doc.contentType === "pdf") {
+      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(doc.content)) {
+        ctx.addIssue({ code: "custom", path: ["content"], message: "a PDF file in base64" });
+      }
+    } else if (utf8Bytes(doc.content) > LIMITS.knowledgeDocumentBytes) {
+      ctx.addIssue({ code: "custom", path: ["content"], message: `at most ${LIMITS.knowledgeDocumentBytes} bytes (UTF-8)` });
+    }
+  });
 
 export const KnowledgeChunkSchema = z
   .object({

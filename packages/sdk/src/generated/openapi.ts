@@ -2981,13 +2981,14 @@ export interface components {
         };
         CreateKnowledgeDocumentRequest: {
             title: string;
+            /** @description The text (at most 1 MiB of UTF-8); for `pdf`, the file in base64 (at most 7.5 MiB) */
             content: string;
             /**
-             * @description `markdown`: split along its headings; `html`: stored as the text it shows (headings kept), then split like Markdown; `text`: split along paragraphs
+             * @description `markdown`: split along its headings; `html`: stored as the text it shows (headings kept), then split like Markdown; `pdf`: stored as the text of its pages (`## Page n` headings), then split like Markdown; `text`: split along paragraphs
              * @default text
              * @enum {string}
              */
-            contentType?: "text" | "markdown" | "html";
+            contentType?: "text" | "markdown" | "html" | "pdf";
             metadata?: components["schemas"]["Metadata"];
         };
         CreateMemoryStoreRequest: {
@@ -3614,7 +3615,7 @@ export interface components {
             /** @description UTF-8 size of `content` */
             bytes: number;
             /** @enum {string} */
-            contentType: "text" | "markdown" | "html";
+            contentType: "text" | "markdown" | "html" | "pdf";
             /**
              * @description `pending`: searchable by its words, its passages waiting for vectors; `ready`: searchable by meaning too; `failed`: embedding gave up (`error`); still searchable by its words
              * @enum {string}
@@ -3640,7 +3641,7 @@ export interface components {
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             updatedAt: string;
-            /** @description The stored text (for `html`, the text the page shows, as Markdown) */
+            /** @description The stored text (for `html` and `pdf`, the text they show, as Markdown) */
             content: string;
         };
         /** @description Knowledge document without its text (lists) */
@@ -3656,7 +3657,7 @@ export interface components {
             /** @description UTF-8 size of `content` */
             bytes: number;
             /** @enum {string} */
-            contentType: "text" | "markdown" | "html";
+            contentType: "text" | "markdown" | "html" | "pdf";
             /**
              * @description `pending`: searchable by its words, its passages waiting for vectors; `ready`: searchable by meaning too; `failed`: embedding gave up (`error`); still searchable by its words
              * @enum {string}
