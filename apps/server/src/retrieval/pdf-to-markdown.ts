@@ -35,7 +35,10 @@ export async function pdfToMarkdown(bytes: Uint8Array): Promise<string> {
         if (!("str" in item)) continue;
         text += item.str + (item.hasEOL ? "\n" : item.str.endsWith(" ") || item.str === "" ? "" : " ");
       }
-      const cleaned = text.replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+      const cleaned = text
+        .replace(/[ \t]+\n/g, "\n")
+        .replace(/\n{3,}/g, "\n\n")
+        .trim();
       if (cleaned) pages.push(`## Page ${n}\n\n${cleaned}`);
       page.cleanup();
     }

@@ -124,7 +124,11 @@ export const CreateKnowledgeDocumentSchema = z
         ctx.addIssue({ code: "custom", path: ["content"], message: "a PDF file in base64" });
       }
     } else if (utf8Bytes(doc.content) > LIMITS.knowledgeDocumentBytes) {
-      ctx.addIssue({ code: "custom", path: ["content"], message: `at most ${LIMITS.knowledgeDocumentBytes} bytes (UTF-8)` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["content"],
+        message: `at most ${LIMITS.knowledgeDocumentBytes} bytes (UTF-8)`,
+      });
     }
   });
 
