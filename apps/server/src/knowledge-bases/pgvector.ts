@@ -47,7 +47,11 @@ export async function detectVectorBackend(
     installed = await extensionVersion(db);
     if (!installed) return { kind: "exact", reason: "pgvector could not be created" };
   }
-  await db.query(`ALTER TABLE knowledge_chunk_vectors ADD COLUMN IF NOT EXISTS "vec" vector`);
+  // Looked up first: ALTER TABLE locks the table even when the column exists, and every process starts through here.
+  const { rows: column } = await db.query(
+    `SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'knowledge_chunk_vectors' AND column_name = 'vec'`,
+  );
+  if (column.length === 0) await db.query(`ALTER TABLE knowledge_chunk_vectors ADD COLUMN IF NOT EXISTS "vec" vector`);
   const filled = await backfillVectors(db);
   if (filled > 0) logger.info({ vectors: filled }, "pgvector: vectors stored before it was present were copied");
   return { kind: "pgvector", version: installed, iterativeScan: versionAtLeast(installed, 0, 8) };
