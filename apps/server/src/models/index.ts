@@ -44,6 +44,7 @@ export {
   providerSettingsOf,
   readProviderSettings,
 } from "./providers.js";
+export { DEFAULT_MODERATION_MODEL, type ModerationResult, moderate } from "./moderation-call.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 export { acceptsToolResultImage } from "./tool-result-media.js";
 export { type UsageAccounting, usageAccounting } from "./usage-accounting.js";
