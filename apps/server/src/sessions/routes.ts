@@ -7,6 +7,7 @@ import { jsonTextBody } from "../http/json-text-body.js";
 import { createSession } from "./create-session.js";
 import { openSessionEventStream } from "./event-stream.js";
 import { forkSession } from "./fork-session.js";
+import { inputScreenOf } from "./screen-stored-input.js";
 import {
   archiveSession,
   deleteSession,
@@ -64,7 +65,14 @@ export function sessionRoutes(ctx: AppContext, localTurns?: LocalTurnsLink) {
       sessionScope(req, params);
       return {
         status: 202,
-        body: await ingestEvents(ctx, params.projectId, params.id, body.events, localTurns?.slotFor),
+        body: await ingestEvents(
+          ctx,
+          params.projectId,
+          params.id,
+          body.events,
+          localTurns?.slotFor,
+          inputScreenOf(ctx, params.projectId),
+        ),
       };
     },
     listEvents: async ({ req, params, query }) => {
