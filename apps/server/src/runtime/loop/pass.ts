@@ -146,9 +146,11 @@ export class SessionPass {
     return stored;
   }
 
-  append(events: NewEvent[], status?: StatusChange): Promise<StoredEvent[]> {
+  append(events: NewEvent[], status?: StatusChange, usage?: CommittedUsage): Promise<StoredEvent[]> {
     const endsTurn = status?.status === "idle" && status.stopReason !== "requires_action";
-    return this.commit(() => ({ events, ...(status ? { status } : {}) }), { mayEndTurn: endsTurn });
+    return this.commit(() => ({ events, ...(status ? { status } : {}), ...(usage ? { usage } : {}) }), {
+      mayEndTurn: endsTurn,
+    });
   }
 
   /** Ends the turn with `session.error`. */
