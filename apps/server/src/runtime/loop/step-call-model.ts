@@ -151,6 +151,7 @@ async function modelCall(
   const started = performance.now();
   const model = formatModelSpec(spec);
   const live = liveReplyFor(pass, state);
+  const streamed = live ? { afterSeq: state.lastSeq, call: state.modelCallsInTurn + 1 } : undefined;
   const call = inSpan("model.call", { "gen_ai.request.model": model, "session.id": pass.info.id }, async (span) => {
     const result = await callModel({
       spec,
@@ -201,7 +202,6 @@ async function modelCall(
   const contextSeq = state.lastSeq;
   const accounting = usageAccounting(pricing, result.usage);
   // Output guardrails see the whole reply before any of it is written; a blocked reply is not written at all.
-  const streamed = live ? { afterSeq: state.lastSeq, call: state.modelCallsInTurn + 1 } : undefined;
   const guarded = await screenOutput(pass, config, result.text, streamed, stepSignal);
   const stopped = guarded?.stop;
   const text = guarded ? guarded.text : result.text;
