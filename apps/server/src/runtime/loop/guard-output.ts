@@ -7,6 +7,7 @@ import {
   screenOffline,
   sessionGuardrails,
 } from "../../guardrails/index.js";
+import type { UsageAmount } from "../../budgets/index.js";
 import { withdrawLiveReply } from "../../sessions/index.js";
 import type { CommittedUsage, NewEvent } from "../../sessions/index.js";
 import { errorEvent, idleEvent } from "./events.js";
@@ -78,7 +79,10 @@ export function outputDecisionEvents(screen: OutputScreen, messageSeq: number | 
   }));
 }
 
-/** Two usages of one commit (the model call's and its checks'). */
+/** Two usages of one commit (the model call's and its checks'), one amount per meter (a counter row is written once). */
 export function withGuardrailUsage(usage: CommittedUsage, extra: CommittedUsage | undefined): CommittedUsage {
-  return extra ? { ...usage, usages: [...usage.usages, ...extra.usages] } : usage;
+  if (!extra) return usage;
+  const sums = new Map<UsageAmount["meter"], number>();
+  for (const u of [...usage.usages, ...extra.usages]) sums.set(u.meter, (sums.get(u.meter) ?? 0) + u.amount);
+  return { ...usage, usages: [...sums].map(([meter, amount]) => ({ meter, amount })) };
 }
