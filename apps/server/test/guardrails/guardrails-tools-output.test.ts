@@ -5,6 +5,8 @@ import { openSse } from "../sessions/sse-client.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { type Loopback, startLoopback } from "../tools/support.js";
+import { createWebhook, waitUntil } from "../webhooks/helpers.js";
+import { type Receiver, startReceiver } from "../webhooks/receiver.js";
 
 // Tool-result guardrails on a page fetched by `web_fetch` (a loopback page: the test app opens 127.0.0.0/8 with
 // EGRESS_ALLOW_CIDRS), and output guardrails on replies, with delta followers.
@@ -14,9 +16,11 @@ const MODEL = "openai-compatible/fake-model";
 let t: TestApp;
 let fake: FakeOpenAI;
 let site: Loopback;
+let receiver: Receiver;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
+  receiver = await startReceiver();
   t = await startTestApp({ role: "all", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
   site = await startLoopback((req, res) => {
     res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
@@ -24,6 +28,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await receiver?.close();
   await site?.close();
   await t?.close();
   await fake?.close();
@@ -82,6 +87,43 @@ describe("tool-result guardrails", { timeout: 60_000 }, () => {
     expect(entries(log, "session.guardrail")).toMatchObject([{ action: "block", toolUseId: results[0].toolUseId }]);
     expect(log.at(-1)).toMatchObject({ type: "session.status_idle", stopReason: "guardrail_blocked" });
     expect(entries(log, "agent.message")).toHaveLength(0);
+  });
+
+  it("sends each decision of the turn as a session.guardrail webhook event, before session.idle", async () => {
+    const tenant = await t.newTenant();
+    await createWebhook(t, tenant, { url: receiver.url, events: ["session.guardrail", "session.idle"] });
+    const agent = await createAgent(t, tenant, {
+      model: "builtin/script",
+      tools: ["web_fetch"],
+      guardrails: [
+        injection("flag"),
+        { stage: "output", check: { type: "pii", kinds: ["email"] }, action: "redact" },
+      ],
+    });
+    const script = `/call web_fetch ${JSON.stringify({ url: `${site.url}/injected` })}\n/say mail jane@example.com`;
+    const res = await t.http
+      .post(`${tenant.base}/sessions`)
+      .set(tenant.auth)
+      .send({ agent: agent.id, events: [message(script)] });
+    const log = await waitForIdle(t, tenant, res.body.id);
+    const decided = entries(log, "session.guardrail");
+    expect(decided.map((d: LogEntry) => d.stage)).toEqual(["tool_result", "output"]);
+    const mine = await waitUntil("the deliveries", async () => {
+      const found = receiver.received.filter((r) => r.event.data.sessionId === res.body.id);
+      return found.length >= 3 ? found : undefined;
+    });
+    expect(mine.map((r) => r.event.type)).toEqual(["session.guardrail", "session.guardrail", "session.idle"]);
+    expect(mine[0]!.event.data).toEqual({
+      projectId: tenant.projectId,
+      sessionId: res.body.id,
+      agentId: agent.id,
+      guardrail: "web-injection",
+      stage: "tool_result",
+      check: "prompt_injection",
+      action: "flag",
+      seq: decided[0].seq,
+    });
+    expect(mine[1]!.event.data).toMatchObject({ stage: "output", action: "redact", seq: decided[1].seq });
   });
 
   it("leaves a clean page alone", async () => {

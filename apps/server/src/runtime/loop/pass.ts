@@ -19,6 +19,7 @@ import {
 } from "../../sessions/index.js";
 import { type SessionRuntimeInfo, sessionRuntimeInfo, type ToolResult } from "../tools/types.js";
 import type { LoopDeps } from "./deps.js";
+import { TurnDecisions } from "./guardrail-webhooks.js";
 import { errorEvent, idleEvent, runningPlan } from "./events.js";
 import type { InterruptWatch } from "./interrupt-watch.js";
 import type { LogState, ToolUseState } from "./log-state.js";
@@ -59,6 +60,8 @@ export class SessionPass {
    * statement while nothing else was appended in between.
    */
   private headSeq = 0;
+  /** Guardrail decisions of the turn, published as webhook events when it ends. */
+  private readonly decisions = new TurnDecisions();
   /** A reservation given back is recorded while the loop goes on, and awaited before the next budget check. */
   recording: Promise<void> = Promise.resolve();
   private agent: AgentConfig | undefined;
@@ -129,7 +132,7 @@ export class SessionPass {
         this.interrupts.known(head + p.events.length);
         return p;
       },
-      this.deps.onIdle,
+      this.decisions.hook(this.ctx, this.log, this.deps.onIdle),
       { lastSeq: this.headSeq, workspaceId: this.info.workspaceId },
     );
     // Followers of the session in this process send what the commit stored without reading it back.
@@ -138,6 +141,7 @@ export class SessionPass {
       commit.then((c) => c.stored),
     );
     if ((await commit).released) this.released = true;
+    this.decisions.track(stored);
     const { head, plan: made } = committed!;
     this.headSeq = head + made.events.length;
     if (made.pendingActionsOnly) this.headPending = made.pendingActionsOnly;
