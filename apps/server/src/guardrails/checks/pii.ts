@@ -29,24 +29,53 @@ export function checkPii(check: PiiCheck, text: string): CheckVerdict {
   }
   if (kinds.has("card_number")) {
     for (const m of matchesOf(CARD, text)) {
-      if (validator.isCreditCard(m.value.replace(/[ -]/g, ""))) {
-        found.push({ start: m.start, end: m.end, kind: "card_number" });
-      }
+      const end = longestValidPrefix(m.value, 13, (compact) => validator.isCreditCard(compact));
+      if (end !== null) found.push({ start: m.start, end: m.start + end, kind: "card_number" });
     }
   }
   if (kinds.has("iban")) {
     for (const m of matchesOf(IBAN, text)) {
-      if (validator.isIBAN(m.value.replace(/ /g, ""))) found.push({ start: m.start, end: m.end, kind: "iban" });
+      const end = longestValidPrefix(m.value, 15, (compact) => validator.isIBAN(compact));
+      if (end !== null) found.push({ start: m.start, end: m.start + end, kind: "iban" });
     }
   }
   if (kinds.has("national_id")) found.push(...findNationalIds(text));
   if (kinds.has("phone")) {
+    // Phone matching is the loosest (digits with punctuation): a number that runs into a card number, an IBAN or an id
+    // found above gives way to it.
     const region = check.phoneRegion as Parameters<typeof findPhoneNumbersInText>[1];
+    const specific = [...found];
     for (const m of findPhoneNumbersInText(text, region)) {
-      if (m.number.isValid()) found.push({ start: m.startsAt, end: m.endsAt, kind: "phone" });
+      if (!m.number.isValid()) continue;
+      const overlap = specific.find((f) => m.startsAt < f.end && f.start < m.endsAt);
+      if (!overlap) {
+        found.push({ start: m.startsAt, end: m.endsAt, kind: "phone" });
+        continue;
+      }
+      // The part before what it ran into may still be a number of its own.
+      const before = text.slice(m.startsAt, Math.max(m.startsAt, overlap.start));
+      for (const inner of findPhoneNumbersInText(before, region)) {
+        if (inner.number.isValid()) {
+          found.push({ start: m.startsAt + inner.startsAt, end: m.startsAt + inner.endsAt, kind: "phone" });
+        }
+      }
     }
   }
   if (check.patterns) found.push(...findPatterns(check.patterns, text));
   const spans = withoutOverlaps(found);
   return { triggered: spans.length > 0, spans };
+}
+
+/**
+ * A candidate's shape may run into the text after it (a card number followed by a year, an IBAN by a reference): the
+ * longest prefix, ending on a digit or letter, whose separator-free form passes `valid`; its end offset, or null.
+ */
+function longestValidPrefix(value: string, minChars: number, valid: (compact: string) => boolean): number | null {
+  for (let end = value.length; end > 0; end--) {
+    if (!/[A-Za-z0-9]/.test(value[end - 1]!)) continue;
+    const compact = value.slice(0, end).replace(/[ -]/g, "");
+    if (compact.length < minChars) return null;
+    if (valid(compact)) return end;
+  }
+  return null;
 }

@@ -18,19 +18,26 @@ const SIGNALS: readonly { kind: string; weight: number; pattern: RegExp }[] = [
     kind: "instruction_override",
     weight: 3,
     pattern:
-      /\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.\n]{0,40}?\b(?:previous|prior|above|earlier|preceding|original|initial|all|any|your|system|developer)\b[^.\n]{0,30}?\b(?:instructions?|prompts?|rules|directions|guidelines|directives|constraints|context|messages?)\b/gi,
+      /\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.;:!?\n]{0,40}?\b(?:previous|prior|above|earlier|preceding|original|initial|all|any|every|the|these|your|its|system|developer)\b[^.;:!?\n]{0,30}?\b(?:instructions?|prompts?|rules|directions|guidelines?|directives|constraints|context|messages?|polic(?:y|ies))\b|\b(?:set\s+aside|forget|ignore|disregard)\s+(?:everything|what(?:ever)?)\s+(?:above|you\s+(?:were|have\s+been|'ve\s+been)\s+(?:told|given|instructed))|\bstop\s+following\s+(?:its|your|the)\s+(?:instructions|rules|guidelines)\b/gi,
+  },
+  {
+    // The same in a few other languages (Spanish, French, German, Portuguese, Italian).
+    kind: "instruction_override",
+    weight: 3,
+    pattern:
+      /\b(?:ignora(?:r)?|olvida(?:r)?)\s+(?:todas\s+)?las\s+instrucciones\s+(?:anteriores|previas)|\bignore[rz]?\s+(?:toutes\s+)?les\s+instructions\s+(?:pr\u00e9c\u00e9dentes|ant\u00e9rieures)|\b(?:vergiss|ignoriere)\s+(?:alle\s+)?(?:vorherigen|bisherigen|obigen)\s+(?:anweisungen|instruktionen)|\bignore\s+(?:todas\s+)?as\s+instru\u00e7\u00f5es\s+anteriores|\bignora\s+(?:tutte\s+)?le\s+istruzioni\s+precedenti/gi,
   },
   {
     kind: "new_instructions",
     weight: 2,
     pattern:
-      /\b(?:new|updated|real|actual|true|important|additional|secret|hidden)\s+(?:instructions?|directives?|orders|task)\s*(?::|follow|for\s+(?:the\s+)?(?:ai|assistant|model|agent))/gi,
+      /\b(?:new|updated|real|actual|true|important|additional|secret|hidden)\s+(?:instructions?|directives?|orders|task)\s*(?::|follow|for\s+(?:the\s+)?(?:ai|assistant|model|agent))|\byour\s+(?:only|new|real)\s+(?:job|task|goal|purpose)\b/gi,
   },
   {
     kind: "exfiltration",
     weight: 3,
     pattern:
-      /\b(?:send|post|forward|e-?mail|upload|exfiltrate|transmit|leak|share|append|include)\b[^.\n]{0,50}?\b(?:conversation|chat(?:\s+history)?|messages|transcript|system\s+prompt|instructions|secrets?|credentials?|passwords?|api[\s_-]?keys?|tokens?|personal\s+data|user(?:'s)?\s+data|context)\b[^.\n]{0,50}?\b(?:to|at|into|in)\b[^.\n]{0,30}?(?:https?:\/\/|www\.|[\w.-]+@[\w-]+\.[a-z]{2,}|\burl\b|\bendpoint\b|\bserver\b|!\[)/gi,
+      /\b(?:send|post|forward|e-?mail|upload|exfiltrate|transmit|leak|share|append|include)\b[^.\n]{0,50}?\b(?:conversation|chat(?:\s+history)?|messages|transcript|system\s+prompt|instructions|secrets?|credentials?|passwords?|api[\s_-]?keys?|tokens?|personal\s+data|user(?:'s)?\s+data|context|e-?mail\s+address(?:es)?|addresses|phone\s+numbers?)\b[^.\n]{0,50}?\b(?:to|at|into|in)\b[^.\n]{0,40}?(?:https?:\/\/|www\.|[\w.-]+@[\w-]+\.[a-z]{2,}|\burl\b|\bendpoint\b|\bserver\b|!\[)/gi,
   },
   {
     kind: "role_reassignment",
@@ -42,7 +49,13 @@ const SIGNALS: readonly { kind: string; weight: number; pattern: RegExp }[] = [
     kind: "addresses_the_model",
     weight: 2,
     pattern:
-      /\b(?:(?:attention|note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:ai|llm|assistant|language\s+model|chatbot|agent|model)s?\b|if\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|gpt|claude)\b|(?:ai|llm)\s+(?:agents?|assistants?|models?)\s+(?:reading|processing|summari[sz]ing)\s+this)/gi,
+      /\b(?:(?:attention|note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:ai|llm|assistant|language\s+model|chatbot|agent|model)s?\b|if\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|gpt|claude)\b|(?:to|for)\s+(?:any|all|every)\s+(?:ai|llm|language\s+model|assistant|chatbot)s?\b|(?:ai|llm)s?(?:\s+(?:agents?|assistants?|models?))?\s+(?:reading|processing|summari[sz]ing)\s+this|\bwhen\s+you\s+(?:summari[sz]e|read|process|translate)\s+this\b|\bas\s+(?:the|an?)\s+(?:ai|assistant|language\s+model)\s*,)/gi,
+  },
+  {
+    kind: "unrestricted",
+    weight: 2,
+    pattern:
+      /\b(?:no|without)\s+(?:any\s+)?(?:restrictions|rules|limits|filters|guidelines)\b|\bunrestricted\b|\bjailbroken\b|\bdeveloper\s+mode\b/gi,
   },
   {
     kind: "system_prompt",

@@ -33,15 +33,17 @@ const SHAPES: readonly { kind: string; pattern: RegExp }[] = [
 const ASSIGNMENT =
   /\b(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|password|passwd|client[_-]?secret)["']?\s*[:=]\s*["']?([^\s"',;]{8,})/gi;
 
-/** Candidate tokens for the entropy test: long runs of key alphabet characters. */
-const TOKEN = /[A-Za-z0-9+/_=-]{24,}/g;
+/** Candidate tokens for the entropy test: long runs of key alphabet characters (base64 padding at the end). */
+const TOKEN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+const DIGEST_LABEL = /(?:sha-?\d*|md5|digest|hash|commit|checksum)\s*[:=]?\s*$/i;
 
 /**
  * Secrets in a text: credentials of known shapes, private keys, JSON Web Tokens, connection strings with a password,
  * values assigned to secret-sounding names, and (unless `entropy: false`) long tokens that look random. The entropy
- * test: at least 24 characters mixing letters and digits with Shannon entropy of 4.2 bits per character or more (hex
- * strings, at most 4 bits per character, need 48 characters and 3.7 bits), which leaves words, paths and ordinary
- * identifiers alone but also lets short or low-entropy secrets through (docs/guardrails.md has the measured figures).
+ * test: at least 24 characters mixing digits with upper- and lower-case letters, with Shannon entropy of 4.2 bits per
+ * character or more (hex strings, at most 4 bits per character, need 48 characters and 3.7 bits, and are skipped when
+ * labelled as a digest), which leaves words, paths and ordinary identifiers alone but also lets short or low-entropy
+ * secrets through (docs/guardrails.md has the measured figures).
  */
 export function checkSecrets(check: SecretsCheck, text: string): CheckVerdict {
   const found: Finding[] = [];
@@ -58,6 +60,8 @@ export function checkSecrets(check: SecretsCheck, text: string): CheckVerdict {
   }
   if (check.entropy !== false) {
     for (const m of matchesOf(TOKEN, text)) {
+      // A digest named as such (`sha256:…`, `commit …`) is not a secret.
+      if (DIGEST_LABEL.test(text.slice(Math.max(0, m.start - 12), m.start))) continue;
       if (looksRandom(m.value)) found.push({ start: m.start, end: m.end, kind: "high_entropy" });
     }
   }
@@ -68,6 +72,8 @@ export function checkSecrets(check: SecretsCheck, text: string): CheckVerdict {
 function looksRandom(token: string): boolean {
   if (!/[0-9]/.test(token) || !/[A-Za-z]/.test(token)) return false;
   if (/^[0-9a-fA-F]+$/.test(token)) return token.length >= 48 && shannonEntropy(token) >= 3.7;
+  // Generated keys mix cases; single-case runs are mostly identifiers (ULIDs, base32 ids, slugs).
+  if (!/[a-z]/.test(token) || !/[A-Z]/.test(token)) return false;
   return shannonEntropy(token) >= 4.2;
 }
 
