@@ -72,7 +72,8 @@ import {
   ServerlessToolVersionSchema,
 } from "../resources/serverless-tools.js";
 import { CreateVaultSchema, UpdateVaultSecretsSchema, VaultSchema } from "../resources/vaults.js";
-import { SessionDeltaSchema } from "../sessions/deltas.js";
+import { GuardrailCheckSchema, GuardrailSchema } from "../guardrails/guardrails.js";
+import { SessionDeltaSchema, SessionDeltaWithdrawnSchema } from "../sessions/deltas.js";
 import {
   IngestEventsSchema,
   SessionEventSchema,
@@ -148,6 +149,9 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   RestoreAgentRequest: request(RestoreAgentSchema),
   RotateMcpHeadersRequest: request(RotateMcpHeadersSchema),
   McpHeadersRotation: McpHeadersRotationSchema,
+  // guardrails (agents and sessions)
+  Guardrail: GuardrailSchema,
+  GuardrailCheck: GuardrailCheckSchema,
   // sessions
   Session: SessionSchema,
   CreateSessionRequest: request(CreateSessionSchema),
@@ -161,6 +165,7 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   SessionLogEntry: SessionLogEntrySchema,
   // Ephemeral SSE events of `?deltas=true` (not log entries).
   SessionDelta: SessionDeltaSchema,
+  SessionDeltaWithdrawn: SessionDeltaWithdrawnSchema,
   // What clients send.
   UserEvent: request(UserEventSchema),
   UserMessageInput: request(UserMessageEventSchema),
