@@ -10,6 +10,8 @@ type PiiCheck = Extract<GuardrailCheck, { type: "pii" }>;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 /** 13 to 19 digits, optionally grouped by spaces or dashes. */
 const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g;
+/** Runs of digits with the punctuation of phone numbers, where the phone finder is run (not over the whole text). */
+const PHONE_CANDIDATE = /\+?\(?\d[\d \t().\/-]{5,}\d/g;
 /** Country code, check digits, then 11 to 30 letters or digits, optionally in groups of four. */
 const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g;
 
@@ -45,7 +47,7 @@ export function checkPii(check: PiiCheck, text: string): CheckVerdict {
     // found above gives way to it.
     const region = check.phoneRegion as Parameters<typeof findPhoneNumbersInText>[1];
     const specific = [...found];
-    for (const m of findPhoneNumbersInText(text, region)) {
+    for (const m of phoneNumbersIn(text, region)) {
       if (!m.number.isValid()) continue;
       const overlap = specific.find((f) => m.startsAt < f.end && f.start < m.endsAt);
       if (!overlap) {
@@ -54,7 +56,7 @@ export function checkPii(check: PiiCheck, text: string): CheckVerdict {
       }
       // The part before what it ran into may still be a number of its own.
       const before = text.slice(m.startsAt, Math.max(m.startsAt, overlap.start));
-      for (const inner of findPhoneNumbersInText(before, region)) {
+      for (const inner of phoneNumbersIn(before, region)) {
         if (inner.number.isValid()) {
           found.push({ start: m.startsAt + inner.startsAt, end: m.startsAt + inner.endsAt, kind: "phone" });
         }
@@ -78,4 +80,20 @@ function longestValidPrefix(value: string, minChars: number, valid: (compact: st
     if (valid(compact)) return end;
   }
   return null;
+}
+
+type Region = Parameters<typeof findPhoneNumbersInText>[1];
+
+/**
+ * libphonenumber-js's finder, run only on the digit runs of the text: over long prose it costs about a millisecond per
+ * kilobyte, on the runs a few microseconds each. Offsets are the text's.
+ */
+function phoneNumbersIn(text: string, region: Region): ReturnType<typeof findPhoneNumbersInText> {
+  const found: ReturnType<typeof findPhoneNumbersInText> = [];
+  for (const run of matchesOf(PHONE_CANDIDATE, text)) {
+    for (const m of findPhoneNumbersInText(run.value, region)) {
+      found.push({ ...m, startsAt: run.start + m.startsAt, endsAt: run.start + m.endsAt });
+    }
+  }
+  return found;
 }
