@@ -78,7 +78,10 @@ try {
         offline("output", { type: "secrets" }, "block"),
       ]),
     ],
-    ["input pii redact, stored redacted (ingestion's transaction path)", await agentWith([offline("input", { type: "pii" }, "redact")])],
+    [
+      "input pii redact, stored redacted (ingestion's transaction path)",
+      await agentWith([offline("input", { type: "pii" }, "redact")]),
+    ],
   ];
   const turn = async (agentId: string) => {
     const session = await api<{ id: string }>("POST", `${base}/sessions`, { agent: agentId });

@@ -1,11 +1,7 @@
 import type { Guardrail } from "@agent-platform/contract";
 import { compileGuardrailPattern } from "../guardrails/index.js";
 import { invalidRequest } from "../http/error-envelope.js";
-import {
-  DEFAULT_MODERATION_MODEL,
-  type ModelCatalogue,
-  type ProviderSettings,
-} from "../models/index.js";
+import { DEFAULT_MODERATION_MODEL, type ModelCatalogue, type ProviderSettings } from "../models/index.js";
 import { checkModel } from "./check-model.js";
 
 /**
@@ -33,7 +29,8 @@ export function checkGuardrails(
     if (g.check.type === "moderation") {
       checkModel(`openai/${g.check.model ?? DEFAULT_MODERATION_MODEL}`, settings, `${where}: moderation`);
     }
-    if (g.check.type === "llm_judge" && g.check.model) checkModel(g.check.model, settings, `${where}: model`, catalogue);
+    if (g.check.type === "llm_judge" && g.check.model)
+      checkModel(g.check.model, settings, `${where}: model`, catalogue);
   });
 }
 

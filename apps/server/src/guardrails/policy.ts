@@ -31,7 +31,8 @@ export function sessionGuardrails(
 /** The guardrails of one stage, in configuration order. */
 export function guardrailsAt(guardrails: readonly Guardrail[], stage: GuardrailStage): NamedGuardrail[] {
   const out: NamedGuardrail[] = [];
-  for (const guardrail of guardrails) if (guardrail.stage === stage) out.push({ name: guardrailName(guardrail), guardrail });
+  for (const guardrail of guardrails)
+    if (guardrail.stage === stage) out.push({ name: guardrailName(guardrail), guardrail });
   return out;
 }
 
@@ -44,7 +45,5 @@ export function isModelBacked(guardrail: Guardrail): boolean {
  * guardrail that redacts offline without keeping the original (the log must never hold what it removes).
  */
 export function redactsStoredInput(guardrails: readonly Guardrail[]): boolean {
-  return guardrails.some(
-    (g) => g.stage === "input" && g.action === "redact" && !g.keepOriginal && !isModelBacked(g),
-  );
+  return guardrails.some((g) => g.stage === "input" && g.action === "redact" && !g.keepOriginal && !isModelBacked(g));
 }

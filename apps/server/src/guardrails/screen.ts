@@ -1,8 +1,8 @@
 import type { GuardrailStage } from "@agent-platform/contract";
 import type { Finding } from "./findings.js";
+import { recordDecisionMetric } from "./metric.js";
 import { isOfflineCheck, runOfflineCheck } from "./offline-check.js";
 import type { GuardrailDecision, NamedGuardrail } from "./policy.js";
-import { recordDecisionMetric } from "./metric.js";
 import { applyRedactions } from "./redact.js";
 
 /** What the offline guardrails of one stage decided about one text. */

@@ -37,6 +37,7 @@ export {
   type ParseModelSpecResult,
   parseModelSpec,
 } from "./model-spec.js";
+export { DEFAULT_MODERATION_MODEL, type ModerationResult, moderate } from "./moderation-call.js";
 export {
   checkModelAvailable,
   createLanguageModel,
@@ -44,7 +45,6 @@ export {
   providerSettingsOf,
   readProviderSettings,
 } from "./providers.js";
-export { DEFAULT_MODERATION_MODEL, type ModerationResult, moderate } from "./moderation-call.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 export { acceptsToolResultImage } from "./tool-result-media.js";
 export { type UsageAccounting, usageAccounting } from "./usage-accounting.js";

@@ -54,10 +54,14 @@ export async function moderate(
     const retryable = response.status === 429 || response.status >= 500;
     if (retryable && attempt < DEFAULT_RETRY_POLICY.attempts) {
       const after = Number(response.headers.get("retry-after"));
-      await sleep(retryDelayMs(DEFAULT_RETRY_POLICY, attempt, Number.isFinite(after) ? after * 1000 : undefined), signal);
+      await sleep(
+        retryDelayMs(DEFAULT_RETRY_POLICY, attempt, Number.isFinite(after) ? after * 1000 : undefined),
+        signal,
+      );
       continue;
     }
-    const code = response.status === 429 ? "model.rate_limited" : retryable ? "model.unavailable" : "model.provider_error";
+    const code =
+      response.status === 429 ? "model.rate_limited" : retryable ? "model.unavailable" : "model.provider_error";
     throw new ModelCallError(code, `moderation: ${errorMessage(body, response.status)}`, { status: response.status });
   }
 }

@@ -7,7 +7,6 @@ import { jsonTextBody } from "../http/json-text-body.js";
 import { createSession } from "./create-session.js";
 import { openSessionEventStream } from "./event-stream.js";
 import { forkSession } from "./fork-session.js";
-import { inputScreenOf } from "./screen-stored-input.js";
 import {
   archiveSession,
   deleteSession,
@@ -18,6 +17,7 @@ import {
   listSessions,
   renameSession,
 } from "./log/index.js";
+import { inputScreenOf } from "./screen-stored-input.js";
 
 const s = initServer();
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { shannonEntropy } from "../../src/guardrails/checks/secrets.js";
 import {
   applyRedactions,
   guardrailsAt,
@@ -7,7 +8,6 @@ import {
   runOfflineCheck,
   screenOffline,
 } from "../../src/guardrails/index.js";
-import { shannonEntropy } from "../../src/guardrails/checks/secrets.js";
 
 // The offline checks as pure functions: what each finds (offsets and kinds), and what it leaves alone.
 const pii = (text: string, extra: Record<string, unknown> = {}) => runOfflineCheck({ type: "pii", ...extra }, text);
@@ -36,12 +36,12 @@ describe("pii", () => {
   it("restricts to the kinds asked for and adds the check's own patterns (RE2)", () => {
     const text = "mail a@b.example about ACCT-123456";
     expect(pii(text, { kinds: ["card_number"] }).triggered).toBe(false);
-    expect(pii(text, { kinds: ["card_number"], patterns: [{ name: "account", pattern: "ACCT-\\d{6}" }] }).spans).toEqual([
-      { start: 23, end: 34, kind: "account" },
-    ]);
-    expect(pii("acct-123456", { kinds: ["email"], patterns: [{ name: "a", pattern: "ACCT-\\d+", flags: "i" }] }).triggered).toBe(
-      true,
-    );
+    expect(
+      pii(text, { kinds: ["card_number"], patterns: [{ name: "account", pattern: "ACCT-\\d{6}" }] }).spans,
+    ).toEqual([{ start: 23, end: 34, kind: "account" }]);
+    expect(
+      pii("acct-123456", { kinds: ["email"], patterns: [{ name: "a", pattern: "ACCT-\\d+", flags: "i" }] }).triggered,
+    ).toBe(true);
   });
 
   it("reports a card once, not also as the phone number inside it", () => {
@@ -60,7 +60,7 @@ describe("secrets", () => {
     expect(secrets(pem).spans[0]).toMatchObject({ start: 0, end: pem.length, kind: "private_key" });
     expect(secrets("postgres://app:hunter2hunter@db:5432/x").spans[0]).toMatchObject({ kind: "connection_string" });
     expect(secrets('password = "correct-horse-battery"').spans).toEqual([{ start: 12, end: 33, kind: "credential" }]);
-    expect(secrets("password = ${DB_PASSWORD}").triggered).toBe(false);
+    expect(secrets(["password = $", "{DB_PASSWORD}"].join("")).triggered).toBe(false);
   });
 
   it("flags random-looking mixed-case tokens unless entropy is off; leaves words, ids and labelled digests", () => {
@@ -68,7 +68,9 @@ describe("secrets", () => {
     expect(secrets(`id ${token}`).spans).toEqual([{ start: 3, end: 3 + token.length, kind: "high_entropy" }]);
     expect(secrets(`id ${token}`, false).triggered).toBe(false);
     expect(secrets("req_01hqz7m2x9k4c8v6n3b5t1w0yd CamelCaseIdentifierForTheMainController").triggered).toBe(false);
-    expect(secrets(`sha256:${"4bcff63911fcb4448bd4fdacec207030997caf25e9bea4045fa6c8c44de311d1"}`).triggered).toBe(false);
+    expect(secrets(`sha256:${"4bcff63911fcb4448bd4fdacec207030997caf25e9bea4045fa6c8c44de311d1"}`).triggered).toBe(
+      false,
+    );
     expect(shannonEntropy("aaaa")).toBe(0);
     expect(shannonEntropy("abcd")).toBe(2);
   });
@@ -127,7 +129,13 @@ describe("redaction and screening", () => {
     const guardrails = guardrailsAt(
       [
         { stage: "input", check: { type: "pii", kinds: ["email"] }, action: "redact" },
-        { stage: "input", check: { type: "pii", kinds: ["card_number"] }, action: "redact", keepOriginal: true, name: "cards" },
+        {
+          stage: "input",
+          check: { type: "pii", kinds: ["card_number"] },
+          action: "redact",
+          keepOriginal: true,
+          name: "cards",
+        },
         { stage: "input", check: { type: "secrets" }, action: "flag" },
         { stage: "output", check: { type: "length", maxChars: 1 }, action: "block" },
       ],
@@ -158,9 +166,18 @@ describe("model-backed verdicts", () => {
   };
 
   it("moderation: the provider's decision, or the threshold, over the categories that count", () => {
-    expect(moderationVerdict({ type: "moderation" }, result)).toEqual({ triggered: true, score: 0.91, categories: ["violence"] });
-    expect(moderationVerdict({ type: "moderation", categories: ["harassment"] }, result)).toMatchObject({ triggered: false });
-    expect(moderationVerdict({ type: "moderation", threshold: 0.25 }, result).categories).toEqual(["violence", "harassment"]);
+    expect(moderationVerdict({ type: "moderation" }, result)).toEqual({
+      triggered: true,
+      score: 0.91,
+      categories: ["violence"],
+    });
+    expect(moderationVerdict({ type: "moderation", categories: ["harassment"] }, result)).toMatchObject({
+      triggered: false,
+    });
+    expect(moderationVerdict({ type: "moderation", threshold: 0.25 }, result).categories).toEqual([
+      "violence",
+      "harassment",
+    ]);
   });
 
   it("llm_judge: a strict JSON verdict, failing below the threshold", () => {

@@ -15,7 +15,10 @@ afterAll(async () => {
 
 const cards = { stage: "input", check: { type: "pii", kinds: ["card_number"] }, action: "redact" };
 const post = (body: Record<string, unknown>) =>
-  t.http.post(`${t.tenant.base}/agents`).set(t.tenant.auth).send({ name: "a", model: "builtin/echo", ...body });
+  t.http
+    .post(`${t.tenant.base}/agents`)
+    .set(t.tenant.auth)
+    .send({ name: "a", model: "builtin/echo", ...body });
 
 describe("the guardrails field", () => {
   it("is stored and read back with the version; absent means none", async () => {
@@ -31,14 +34,12 @@ describe("the guardrails field", () => {
   });
 
   it("refuses what cannot work, at the field's path", async () => {
-    expectInvalid(
-      await post({ guardrails: [{ stage: "input", check: { type: "moderation" }, action: "redact" }] }),
-      ["body.guardrails.0.action"],
-    );
-    expectInvalid(
-      await post({ guardrails: [{ ...cards, stage: "output", keepOriginal: true }] }),
-      ["body.guardrails.0.keepOriginal"],
-    );
+    expectInvalid(await post({ guardrails: [{ stage: "input", check: { type: "moderation" }, action: "redact" }] }), [
+      "body.guardrails.0.action",
+    ]);
+    expectInvalid(await post({ guardrails: [{ ...cards, stage: "output", keepOriginal: true }] }), [
+      "body.guardrails.0.keepOriginal",
+    ]);
     expectInvalid(await post({ guardrails: [cards, cards] }), ["body.guardrails.1.name"]);
     expectInvalid(
       await post({
@@ -46,7 +47,9 @@ describe("the guardrails field", () => {
       }),
       ["body.guardrails.0.check.patterns.0.pattern"],
     );
-    expectInvalid(await post({ guardrails: [{ ...cards, check: { type: "language", allow: ["en"] } }] }), ["body.guardrails.0.check.allow.0"]);
+    expectInvalid(await post({ guardrails: [{ ...cards, check: { type: "language", allow: ["en"] } }] }), [
+      "body.guardrails.0.check.allow.0",
+    ]);
   });
 
   it("refuses a model-backed check whose provider is not configured (422 agent.invalid_model)", async () => {
@@ -54,13 +57,22 @@ describe("the guardrails field", () => {
     expectError(moderation, 422, "agent.invalid_model");
     expect(moderation.body.error.message).toContain("OPENAI_API_KEY");
     const judge = await post({
-      guardrails: [{ stage: "output", check: { type: "llm_judge", rubric: "polite", model: "anthropic/claude-x" }, action: "flag" }],
+      guardrails: [
+        {
+          stage: "output",
+          check: { type: "llm_judge", rubric: "polite", model: "anthropic/claude-x" },
+          action: "flag",
+        },
+      ],
     });
     expectError(judge, 422, "agent.invalid_model");
     const session = await t.http
       .post(`${t.tenant.base}/sessions`)
       .set(t.tenant.auth)
-      .send({ agent: (await createAgent(t, t.tenant)).id, guardrails: [{ stage: "input", check: { type: "moderation" }, action: "flag" }] });
+      .send({
+        agent: (await createAgent(t, t.tenant)).id,
+        guardrails: [{ stage: "input", check: { type: "moderation" }, action: "flag" }],
+      });
     expectError(session, 422, "agent.invalid_model");
   });
 });

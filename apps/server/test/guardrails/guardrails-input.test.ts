@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeOpenAI, lastUserText, startFakeOpenAI } from "../support/fake-openai.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message } from "../sessions/helpers.js";
 import { getSession, type LogEntry, waitForIdle } from "../sessions/loop-helpers.js";
+import { type FakeOpenAI, lastUserText, startFakeOpenAI } from "../support/fake-openai.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
 
 // Input guardrails through the API: what the provider is sent (the fake's recorded requests) and what the log keeps.
 const CARD = "4111 1111 1111 1111";
@@ -83,9 +83,14 @@ describe("input guardrails", { timeout: 60_000 }, () => {
     const { id, log } = await run(agent.id, `Card ${CARD} expires 12/29`);
     expect(lastUserText(fake.requests.at(-1)!.body)).toBe("Card [REDACTED:card_number] expires 12/29");
     expect(log.find((e: LogEntry) => e.type === "user.message").content[0].text).toBe(`Card ${CARD} expires 12/29`);
-    expect(guardrailEntries(log)).toMatchObject([{ action: "redact", originalKept: true, spans: [{ start: 5, end: 24 }] }]);
+    expect(guardrailEntries(log)).toMatchObject([
+      { action: "redact", originalKept: true, spans: [{ start: 5, end: 24 }] },
+    ]);
     // A later turn sends the earlier message redacted again, and the decision is not repeated.
-    await t.http.post(`${t.tenant.base}/sessions/${id}/events`).set(t.tenant.auth).send({ events: [message("thanks")] });
+    await t.http
+      .post(`${t.tenant.base}/sessions/${id}/events`)
+      .set(t.tenant.auth)
+      .send({ events: [message("thanks")] });
     const later = await waitForIdle(t, t.tenant, id, 2);
     expect(JSON.stringify(fake.requests.at(-1)!.body)).not.toContain("4111");
     expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain("Card [REDACTED:card_number] expires 12/29");
@@ -141,6 +146,8 @@ describe("input guardrails", { timeout: 60_000 }, () => {
     fake.reset();
     const own = await run(plain.id, `card ${CARD}`, { guardrails: [redactCards()] });
     expect(lastUserText(fake.requests.at(-1)!.body)).toBe("card [REDACTED:card_number]");
-    expect(own.log.find((e: LogEntry) => e.type === "user.message").content[0].text).toBe("card [REDACTED:card_number]");
+    expect(own.log.find((e: LogEntry) => e.type === "user.message").content[0].text).toBe(
+      "card [REDACTED:card_number]",
+    );
   });
 });

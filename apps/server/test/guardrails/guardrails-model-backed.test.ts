@@ -30,7 +30,10 @@ afterAll(async () => {
 const moderated = { name: "moderation", stage: "input", check: { type: "moderation" }, action: "block" };
 
 async function run(tenant: Tenant, agentId: string, text: string) {
-  const res = await t.http.post(`${tenant.base}/sessions`).set(tenant.auth).send({ agent: agentId, events: [message(text)] });
+  const res = await t.http
+    .post(`${tenant.base}/sessions`)
+    .set(tenant.auth)
+    .send({ agent: agentId, events: [message(text)] });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { id: res.body.id as string, log: await waitForIdle(t, tenant, res.body.id) };
 }
@@ -56,7 +59,10 @@ describe("moderation guardrails", { timeout: 60_000 }, () => {
     moderation.reset();
     const { log } = await run(tenant, agent.id, "I am going to kill him tonight");
     expect(moderation.requests).toHaveLength(1);
-    expect(moderation.requests[0]!.body).toEqual({ model: "omni-moderation-latest", input: "I am going to kill him tonight" });
+    expect(moderation.requests[0]!.body).toEqual({
+      model: "omni-moderation-latest",
+      input: "I am going to kill him tonight",
+    });
     expect(fake.requests).toHaveLength(0);
     expect(decisions(log)).toMatchObject([
       {

@@ -95,10 +95,7 @@ describe("tool-result guardrails", { timeout: 60_000 }, () => {
     const agent = await createAgent(t, tenant, {
       model: "builtin/script",
       tools: ["web_fetch"],
-      guardrails: [
-        injection("flag"),
-        { stage: "output", check: { type: "pii", kinds: ["email"] }, action: "redact" },
-      ],
+      guardrails: [injection("flag"), { stage: "output", check: { type: "pii", kinds: ["email"] }, action: "redact" }],
     });
     const script = `/call web_fetch ${JSON.stringify({ url: `${site.url}/injected` })}\n/say mail jane@example.com`;
     const res = await t.http
@@ -140,7 +137,10 @@ describe("output guardrails", { timeout: 60_000 }, () => {
   it("redacts a secret in the answer before it is written", async () => {
     const agent = await createAgent(t, t.tenant, { model: MODEL, guardrails: [secretsOut("redact")] });
     fake.enqueue({ text: `The key is ${KEY}.` });
-    const res = await t.http.post(`${t.tenant.base}/sessions`).set(t.tenant.auth).send({ agent: agent.id, events: [message("key?")] });
+    const res = await t.http
+      .post(`${t.tenant.base}/sessions`)
+      .set(t.tenant.auth)
+      .send({ agent: agent.id, events: [message("key?")] });
     const log = await waitForIdle(t, t.tenant, res.body.id);
     const [reply] = entries(log, "agent.message");
     expect(reply.content[0].text).toBe("The key is [REDACTED:api_key].");
@@ -202,11 +202,17 @@ describe("output guardrails", { timeout: 60_000 }, () => {
   it("does not send the blocked answer back to the model in the next turn", async () => {
     const agent = await createAgent(t, t.tenant, { model: MODEL, guardrails: [secretsOut("block")] });
     fake.enqueue({ text: `key ${KEY}` });
-    const res = await t.http.post(`${t.tenant.base}/sessions`).set(t.tenant.auth).send({ agent: agent.id, events: [message("key?")] });
+    const res = await t.http
+      .post(`${t.tenant.base}/sessions`)
+      .set(t.tenant.auth)
+      .send({ agent: agent.id, events: [message("key?")] });
     await waitForIdle(t, t.tenant, res.body.id);
     fake.reset();
     fake.enqueue({ text: "no" });
-    await t.http.post(`${t.tenant.base}/sessions/${res.body.id}/events`).set(t.tenant.auth).send({ events: [message("again?")] });
+    await t.http
+      .post(`${t.tenant.base}/sessions/${res.body.id}/events`)
+      .set(t.tenant.auth)
+      .send({ events: [message("again?")] });
     const log = await waitForIdle(t, t.tenant, res.body.id, 2);
     expect(JSON.stringify(fake.requests[0]!.body)).not.toContain(KEY);
     expect(log.at(-1).stopReason).toBe("end_turn");

@@ -29,9 +29,11 @@ export interface Measured {
 }
 
 export function measure(set: (typeof LABELLED_SETS)[number]): Measured {
-  const items = (JSON.parse(readFileSync(new URL(`./labelled/${set.file}`, import.meta.url), "utf8")) as {
-    items: Item[];
-  }).items;
+  const items = (
+    JSON.parse(readFileSync(new URL(`./labelled/${set.file}`, import.meta.url), "utf8")) as {
+      items: Item[];
+    }
+  ).items;
   const fill = set.check.type === "secrets" ? fillSecrets : (text: string) => text;
   let tp = 0;
   let fp = 0;

@@ -24,7 +24,8 @@ export function secretValues(seed = 45): Record<string, () => string> {
     anthropic: () => `sk-ant-api03-${from(url, 93)}`,
     aws: () => `AKIA${from(upper + digits, 16)}`,
     github: () => `ghp_${from(base62, 36)}`,
-    jwt: () => `${b64url('{"alg":"HS256","typ":"JWT"}')}.${b64url(`{"sub":"${from(digits, 8)}","iat":1700000000}`)}.${from(url, 43)}`,
+    jwt: () =>
+      `${b64url('{"alg":"HS256","typ":"JWT"}')}.${b64url(`{"sub":"${from(digits, 8)}","iat":1700000000}`)}.${from(url, 43)}`,
     stripe: () => ["sk", "live", from(base62, 24)].join("_"),
     slack: () => `xoxb-${from(digits, 12)}-${from(digits, 12)}-${from(base62, 24)}`,
     google: () => `AIza${from(url, 35)}`,

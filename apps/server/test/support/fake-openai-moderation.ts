@@ -91,11 +91,23 @@ function validate(body: unknown): { inputs: Input[]; model: string } | { status:
   }
   if (input === undefined) return error(400, "'input' is a required property", "invalid_request_error", null);
   if (typeof model !== "string" || !MODELS[model]) {
-    return error(404, `The model \`${String(model)}\` does not exist`, "invalid_request_error", "model_not_found", "model");
+    return error(
+      404,
+      `The model \`${String(model)}\` does not exist`,
+      "invalid_request_error",
+      "model_not_found",
+      "model",
+    );
   }
   const inputs = typeof input === "string" ? [input] : Array.isArray(input) ? (input as Input[]) : null;
   if (!inputs || inputs.length === 0) {
-    return error(400, "Invalid type for 'input': expected a string or an array.", "invalid_request_error", null, "input");
+    return error(
+      400,
+      "Invalid type for 'input': expected a string or an array.",
+      "invalid_request_error",
+      null,
+      "input",
+    );
   }
   for (const item of inputs) {
     if (typeof item === "string") continue;

@@ -151,7 +151,11 @@ const ModerationCheck = z
 const LlmJudgeCheck = z
   .object({
     type: z.literal("llm_judge"),
-    rubric: z.string().min(1).max(10_000).describe("What an acceptable text is (the judge scores how well it meets it)"),
+    rubric: z
+      .string()
+      .min(1)
+      .max(10_000)
+      .describe("What an acceptable text is (the judge scores how well it meets it)"),
     model: z
       .string()
       .min(3)
@@ -159,12 +163,7 @@ const LlmJudgeCheck = z
       .regex(/^[a-z][a-z0-9-]*\/\S+$/, "must be `<provider>/<model-id>`")
       .optional()
       .describe("Judge model; default `GUARDRAIL_JUDGE_MODEL`, else the session's model"),
-    threshold: z
-      .number()
-      .min(0)
-      .max(1)
-      .optional()
-      .describe("The text fails below this score; default 0.5"),
+    threshold: z.number().min(0).max(1).optional().describe("The text fails below this score; default 0.5"),
   })
   .strict()
   .describe("Asks a model to score the text against a rubric (in [0, 1]); counted on usage and budgets");

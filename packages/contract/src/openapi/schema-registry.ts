@@ -36,6 +36,7 @@ import {
   ModelTaskSchema,
 } from "../experiments/task.js";
 import { PutEgressPolicySchema, WorkspaceEgressPolicySchema } from "../governance/egress-policy.js";
+import { GuardrailCheckSchema, GuardrailSchema } from "../guardrails/guardrails.js";
 import { ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from "../platform/api-keys.js";
 import { PlatformContextSchema } from "../platform/context.js";
 import { HealthSchema, ReadinessSchema } from "../platform/health.js";
@@ -72,7 +73,6 @@ import {
   ServerlessToolVersionSchema,
 } from "../resources/serverless-tools.js";
 import { CreateVaultSchema, UpdateVaultSecretsSchema, VaultSchema } from "../resources/vaults.js";
-import { GuardrailCheckSchema, GuardrailSchema } from "../guardrails/guardrails.js";
 import { SessionDeltaSchema, SessionDeltaWithdrawnSchema } from "../sessions/deltas.js";
 import {
   IngestEventsSchema,

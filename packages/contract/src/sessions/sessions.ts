@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { MemoryModeSchema } from "../agents/config.js";
 import { ModelRefSchema } from "../agents/model.js";
-import { GuardrailsSchema } from "../guardrails/guardrails.js";
 import { IdOrName, idOf, MetadataSchema, NullableTimestamp, Timestamp } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
 import { PageQuerySchema } from "../common/pagination.js";
+import { GuardrailsSchema } from "../guardrails/guardrails.js";
 import { UserEventBatchSchema } from "./events.js";
 import { OutcomeInputSchema, SessionOutcomeSchema } from "./outcomes.js";
 

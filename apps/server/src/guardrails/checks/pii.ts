@@ -11,7 +11,7 @@ const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}
 /** 13 to 19 digits, optionally grouped by spaces or dashes. */
 const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g;
 /** Runs of digits with the punctuation of phone numbers, where the phone finder is run (not over the whole text). */
-const PHONE_CANDIDATE = /\+?\(?\d[\d \t().\/-]{5,}\d/g;
+const PHONE_CANDIDATE = /\+?\(?\d[\d \t()./-]{5,}\d/g;
 /** Country code, check digits, then 11 to 30 letters or digits, optionally in groups of four. */
 const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g;
 

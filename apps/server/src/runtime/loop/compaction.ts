@@ -3,7 +3,7 @@ import { callModel, type ModelSpec, modelCatalogueOf, parseModelSpec, usageAccou
 import type { StoredEvent } from "../../sessions/index.js";
 import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { COMPACTION, contextSettingsOf, latestCompaction } from "./context-view.js";
-import { contentText, EV } from "./events.js";
+import { EV } from "./events.js";
 import { inputDecisions, userTextForModel } from "./guarded-view.js";
 import type { ModelStep } from "./log-state.js";
 import type { SessionPass } from "./pass.js";

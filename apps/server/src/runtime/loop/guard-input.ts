@@ -9,9 +9,9 @@ import {
   sessionGuardrails,
 } from "../../guardrails/index.js";
 import type { NewEvent } from "../../sessions/index.js";
-import { contentText, errorEvent, EV, idleEvent } from "./events.js";
-import { GuardrailCheckFailed, GuardrailModelCalls } from "./guardrail-calls.js";
+import { contentText, EV, errorEvent, idleEvent } from "./events.js";
 import { inputDecisions } from "./guarded-view.js";
+import { GuardrailCheckFailed, GuardrailModelCalls } from "./guardrail-calls.js";
 import type { LogState } from "./log-state.js";
 import { idleStatus, type SessionPass } from "./pass.js";
 
@@ -35,9 +35,7 @@ export async function screenInput(
   if (guardrails.length === 0) return "go";
   const seenUpTo = state.steps.at(-1)?.contextSeq ?? 0;
   const known = inputDecisions(pass.log);
-  const fresh = pass.log.filter(
-    (e) => e.type === EV.userMessage && e.seq > seenUpTo && !known?.blocked.has(e.seq),
-  );
+  const fresh = pass.log.filter((e) => e.type === EV.userMessage && e.seq > seenUpTo && !known?.blocked.has(e.seq));
   const calls = new GuardrailModelCalls(pass, pass.settings.model ?? config.model, signal);
   const decisions: GuardrailDecision[] = [];
   let blocked = false;

@@ -1,4 +1,5 @@
 import type { AgentConfig } from "@agent-platform/contract";
+import type { UsageAmount } from "../../budgets/index.js";
 import {
   GUARDRAIL_ENTRY,
   type GuardrailDecision,
@@ -7,9 +8,8 @@ import {
   screenOffline,
   sessionGuardrails,
 } from "../../guardrails/index.js";
-import type { UsageAmount } from "../../budgets/index.js";
-import { withdrawLiveReply } from "../../sessions/index.js";
 import type { CommittedUsage, NewEvent } from "../../sessions/index.js";
+import { withdrawLiveReply } from "../../sessions/index.js";
 import { errorEvent, idleEvent } from "./events.js";
 import { GuardrailCheckFailed, GuardrailModelCalls } from "./guardrail-calls.js";
 import type { SessionPass } from "./pass.js";
@@ -60,11 +60,19 @@ export async function screenOutput(
   const usage = calls.settlement();
   const redacted = offline.text !== text;
   if (streamed && (blocked || failed || redacted)) {
-    await withdrawLiveReply(pass.ctx, pass.info.id, streamed, blocked || failed ? "guardrail_blocked" : "guardrail_redacted");
+    await withdrawLiveReply(
+      pass.ctx,
+      pass.info.id,
+      streamed,
+      blocked || failed ? "guardrail_blocked" : "guardrail_redacted",
+    );
   }
   const entries = (): NewEvent[] => decisions.map((payload) => ({ type: GUARDRAIL_ENTRY, payload }));
   const stop = failed
-    ? { events: [...entries(), errorEvent(failed.code, failed.message), idleEvent("error")], stopReason: "error" as const }
+    ? {
+        events: [...entries(), errorEvent(failed.code, failed.message), idleEvent("error")],
+        stopReason: "error" as const,
+      }
     : blocked
       ? { events: [...entries(), idleEvent("guardrail_blocked")], stopReason: "guardrail_blocked" as const }
       : undefined;

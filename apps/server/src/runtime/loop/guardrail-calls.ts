@@ -84,11 +84,7 @@ export class GuardrailModelCalls {
     };
   }
 
-  private async moderation(
-    model: string,
-    text: string,
-    check: Parameters<typeof moderationVerdict>[0],
-  ): Promise<Run> {
+  private async moderation(model: string, text: string, check: Parameters<typeof moderationVerdict>[0]): Promise<Run> {
     await this.reserve(0);
     try {
       const result = await moderate(this.pass.deps.providerSettings, model, text, this.signal);
@@ -149,7 +145,10 @@ export class GuardrailModelCalls {
     const reservation = await reserveUsageNow(this.pass.ctx, {
       workspaceId: this.pass.info.workspaceId,
       agentId: this.pass.info.agentId,
-      reserve: [{ meter: "model_calls", amount: 1 }, ...(tokens > 0 ? [{ meter: "tokens" as const, amount: tokens }] : [])],
+      reserve: [
+        { meter: "model_calls", amount: 1 },
+        ...(tokens > 0 ? [{ meter: "tokens" as const, amount: tokens }] : []),
+      ],
       check: ["cost_usd", ...(tokens > 0 ? [] : ["tokens" as const])],
     });
     if (reservation.exceeded) {

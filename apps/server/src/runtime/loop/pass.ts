@@ -19,8 +19,8 @@ import {
 } from "../../sessions/index.js";
 import { type SessionRuntimeInfo, sessionRuntimeInfo, type ToolResult } from "../tools/types.js";
 import type { LoopDeps } from "./deps.js";
-import { TurnDecisions } from "./guardrail-webhooks.js";
 import { errorEvent, idleEvent, runningPlan } from "./events.js";
+import { TurnDecisions } from "./guardrail-webhooks.js";
 import type { InterruptWatch } from "./interrupt-watch.js";
 import type { LogState, ToolUseState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";

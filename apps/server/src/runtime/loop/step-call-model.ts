@@ -240,7 +240,9 @@ async function modelCall(
         ended = true;
         return { events: [...events, ...stopped.events], status: idleStatus(stopped.stopReason), usage };
       }
-      const decided = guarded ? outputDecisionEvents(guarded, messageAt !== undefined ? head + 1 + messageAt : undefined) : [];
+      const decided = guarded
+        ? outputDecisionEvents(guarded, messageAt !== undefined ? head + 1 + messageAt : undefined)
+        : [];
       ended = final && head === contextSeq;
       return ended
         ? { events: [...events, ...decided, idleEvent("end_turn")], status: idleStatus("end_turn"), usage }
