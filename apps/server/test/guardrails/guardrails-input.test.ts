@@ -136,6 +136,24 @@ describe("input guardrails", { timeout: 60_000 }, () => {
     expect(log.at(-1).stopReason).toBe("end_turn");
   });
 
+  it("a fork keeps redacting posted messages where they are stored", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL, guardrails: [redactCards()] });
+    const { id, log } = await run(agent.id, "hello");
+    const forked = await t.http
+      .post(`${t.tenant.base}/sessions/${id}/fork`)
+      .set(t.tenant.auth)
+      .send({ atSeq: log.at(-1).seq });
+    expect(forked.status, JSON.stringify(forked.body)).toBe(201);
+    fake.reset();
+    await t.http
+      .post(`${t.tenant.base}/sessions/${forked.body.id}/events`)
+      .set(t.tenant.auth)
+      .send({ events: [message(`card ${CARD}`)] });
+    const after = await waitForIdle(t, t.tenant, forked.body.id, 2);
+    expect(JSON.stringify(after)).not.toContain("4111");
+    expect(lastUserText(fake.requests.at(-1)!.body)).toBe("card [REDACTED:card_number]");
+  });
+
   it("replaces the agent's guardrails with the session's own ([] = none)", async () => {
     const agent = await createAgent(t, t.tenant, { model: MODEL, guardrails: [redactCards()] });
     fake.reset();
