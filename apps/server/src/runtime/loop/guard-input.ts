@@ -4,14 +4,13 @@ import {
   GUARDRAIL_ENTRY,
   type GuardrailDecision,
   guardrailsAt,
-  isModelBacked,
   screenOffline,
   sessionGuardrails,
 } from "../../guardrails/index.js";
 import type { NewEvent } from "../../sessions/index.js";
 import { contentText, EV, errorEvent, idleEvent } from "./events.js";
 import { inputDecisions } from "./guarded-view.js";
-import { GuardrailCheckFailed, GuardrailModelCalls } from "./guardrail-calls.js";
+import { type GuardrailCheckFailed, GuardrailModelCalls, screenWithModels } from "./guardrail-calls.js";
 import type { LogState } from "./log-state.js";
 import { idleStatus, type SessionPass } from "./pass.js";
 
@@ -40,26 +39,20 @@ export async function screenInput(
   const decisions: GuardrailDecision[] = [];
   let blocked = false;
   let failed: GuardrailCheckFailed | undefined;
-  try {
-    for (const message of fresh) {
-      const decided = known?.decided.get(message.seq) ?? new Set<string>();
-      const text = contentText(message.content);
-      const offline = screenOffline(guardrails, "input", text, { targetSeq: message.seq, decided, beforeStore: false });
-      decisions.push(...offline.decisions);
-      blocked ||= offline.blocked;
-      const seen = applyRedactions(text, [...(known?.kept.get(message.seq) ?? []), ...offline.keptSpans]);
-      for (const named of guardrails) {
-        if (blocked) break;
-        if (!isModelBacked(named.guardrail) || decided.has(named.name)) continue;
-        const decision = await calls.decide(named, "input", seen, { targetSeq: message.seq });
-        decisions.push(decision);
-        blocked ||= decision.triggered && named.guardrail.action === "block";
-      }
-      if (blocked) break;
-    }
-  } catch (error) {
-    if (!(error instanceof GuardrailCheckFailed)) throw error;
-    failed = error;
+  for (const message of fresh) {
+    const decided = known?.decided.get(message.seq) ?? new Set<string>();
+    const text = contentText(message.content);
+    const offline = screenOffline(guardrails, "input", text, { targetSeq: message.seq, decided, beforeStore: false });
+    decisions.push(...offline.decisions);
+    blocked = offline.blocked;
+    if (blocked) break;
+    // Model-backed checks are sent the text as the model would be (kept redactions applied).
+    const seen = applyRedactions(text, [...(known?.kept.get(message.seq) ?? []), ...offline.keptSpans]);
+    const withModels = await screenWithModels(calls, guardrails, "input", seen, { targetSeq: message.seq }, decided);
+    decisions.push(...withModels.decisions);
+    failed = withModels.failed;
+    blocked = withModels.blockedBy !== undefined;
+    if (blocked || failed) break;
   }
   if (decisions.length === 0 && !failed) return "go";
   await running;

@@ -4,14 +4,13 @@ import {
   GUARDRAIL_ENTRY,
   type GuardrailDecision,
   guardrailsAt,
-  isModelBacked,
   screenOffline,
   sessionGuardrails,
 } from "../../guardrails/index.js";
 import type { CommittedUsage, NewEvent } from "../../sessions/index.js";
 import { withdrawLiveReply } from "../../sessions/index.js";
 import { errorEvent, idleEvent } from "./events.js";
-import { GuardrailCheckFailed, GuardrailModelCalls } from "./guardrail-calls.js";
+import { GuardrailModelCalls, screenWithModels } from "./guardrail-calls.js";
 import type { SessionPass } from "./pass.js";
 
 /** What the `output` guardrails made of a reply's text. */
@@ -41,22 +40,13 @@ export async function screenOutput(
   const guardrails = guardrailsAt(sessionGuardrails(pass.settings.guardrails, config), "output");
   if (guardrails.length === 0) return null;
   const offline = screenOffline(guardrails, "output", text, { beforeStore: true });
-  const decisions = [...offline.decisions];
-  let blocked = offline.blocked;
   const calls = new GuardrailModelCalls(pass, pass.settings.model ?? config.model, signal);
-  let failed: GuardrailCheckFailed | undefined;
-  try {
-    for (const named of guardrails) {
-      if (blocked) break;
-      if (!isModelBacked(named.guardrail)) continue;
-      const decision = await calls.decide(named, "output", offline.text, {});
-      decisions.push(decision);
-      blocked ||= decision.triggered && named.guardrail.action === "block";
-    }
-  } catch (error) {
-    if (!(error instanceof GuardrailCheckFailed)) throw error;
-    failed = error;
-  }
+  const withModels = offline.blocked
+    ? { decisions: [] }
+    : await screenWithModels(calls, guardrails, "output", offline.text, {});
+  const decisions = [...offline.decisions, ...withModels.decisions];
+  const blocked = offline.blocked || withModels.blockedBy !== undefined;
+  const failed = withModels.failed;
   const usage = calls.settlement();
   const redacted = offline.text !== text;
   if (streamed && (blocked || failed || redacted)) {

@@ -3,7 +3,6 @@ import {
   GUARDRAIL_ENTRY,
   type GuardrailDecision,
   guardrailsAt,
-  isModelBacked,
   type NamedGuardrail,
   screenOffline,
   sessionGuardrails,
@@ -11,7 +10,7 @@ import {
 import type { CommittedUsage, NewEvent } from "../../sessions/index.js";
 import type { ToolResult } from "../tools/types.js";
 import { errorEvent, idleEvent, toolResultEvent } from "./events.js";
-import { GuardrailCheckFailed, GuardrailModelCalls } from "./guardrail-calls.js";
+import { GuardrailModelCalls, screenWithModels } from "./guardrail-calls.js";
 import type { ToolUseState } from "./log-state.js";
 import { idleStatus, type SessionPass } from "./pass.js";
 
@@ -45,26 +44,14 @@ export async function screenToolResult(
   signal: AbortSignal,
 ): Promise<ToolResultScreen> {
   const offline = screenOffline(guardrails, "tool_result", result.content, { toolUseId: use.id, beforeStore: true });
-  const decisions = [...offline.decisions];
-  let blocked = offline.blocked;
-  let blockedBy = offline.decisions.find((d) => d.action === "block")?.guardrail;
   const calls = new GuardrailModelCalls(pass, pass.settings.model ?? config.model, signal);
-  let failed: GuardrailCheckFailed | undefined;
-  try {
-    for (const named of guardrails) {
-      if (blocked) break;
-      if (!isModelBacked(named.guardrail)) continue;
-      const decision = await calls.decide(named, "tool_result", offline.text, { toolUseId: use.id });
-      decisions.push(decision);
-      if (decision.triggered && named.guardrail.action === "block") {
-        blocked = true;
-        blockedBy = named.name;
-      }
-    }
-  } catch (error) {
-    if (!(error instanceof GuardrailCheckFailed)) throw error;
-    failed = error;
-  }
+  const withModels = offline.blocked
+    ? { decisions: [] }
+    : await screenWithModels(calls, guardrails, "tool_result", offline.text, { toolUseId: use.id });
+  const decisions = [...offline.decisions, ...withModels.decisions];
+  const blockedBy = offline.decisions.find((d) => d.action === "block")?.guardrail ?? withModels.blockedBy;
+  const blocked = blockedBy !== undefined;
+  const failed = withModels.failed;
   const usage = calls.settlement();
   if (failed || blocked) {
     const note = failed

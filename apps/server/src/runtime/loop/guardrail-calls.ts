@@ -1,9 +1,10 @@
-import type { GuardrailStage } from "@agent-platform/contract";
+import type { GuardrailStage, ModelRef } from "@agent-platform/contract";
 import { exceededMessage, microUsd, reserveUsageNow, type UsageAmount } from "../../budgets/index.js";
 import {
   GUARDRAIL_JUDGE_SYSTEM,
   type GuardrailDecision,
   guardrailJudgeMessage,
+  isModelBacked,
   judgeVerdict,
   type ModelVerdict,
   moderationVerdict,
@@ -48,7 +49,7 @@ export class GuardrailModelCalls {
 
   constructor(
     private readonly pass: SessionPass,
-    private readonly sessionModel: string | object,
+    private readonly sessionModel: ModelRef,
     private readonly signal: AbortSignal,
   ) {}
 
@@ -107,7 +108,7 @@ export class GuardrailModelCalls {
     text: string,
   ): Promise<Run> {
     const ref = check.model ?? (this.pass.ctx.config.env.GUARDRAIL_JUDGE_MODEL?.trim() || this.sessionModel);
-    const parsed = parseModelSpec(ref as Parameters<typeof parseModelSpec>[0]);
+    const parsed = parseModelSpec(ref);
     if (!parsed.ok) throw new GuardrailCheckFailed("guardrail.check_failed", `llm_judge: ${parsed.error.message}`);
     const spec = { ...parsed.spec, temperature: 0 };
     const message = guardrailJudgeMessage(check.rubric, stage, text);
@@ -187,4 +188,40 @@ function failure(error: unknown, what: string): unknown {
     return new GuardrailCheckFailed("guardrail.check_failed", `${what}: the check could not run: ${error.message}`);
   }
   return error;
+}
+
+/** What the model-backed guardrails of a stage decided about one text. */
+export interface ModelBackedScreen {
+  decisions: GuardrailDecision[];
+  /** The name of the guardrail that blocked, if one did. */
+  blockedBy?: string;
+  /** A check could not decide: the decisions before it are kept (their calls were made). */
+  failed?: GuardrailCheckFailed;
+}
+
+/**
+ * Runs the model-backed guardrails of a stage on a text, in order, until one blocks (skipping those in `decided`).
+ * A check that cannot decide stops the run and is reported, with the decisions made before it.
+ */
+export async function screenWithModels(
+  calls: GuardrailModelCalls,
+  guardrails: readonly NamedGuardrail[],
+  stage: GuardrailStage,
+  text: string,
+  target: { targetSeq?: number; toolUseId?: string },
+  decided?: ReadonlySet<string>,
+): Promise<ModelBackedScreen> {
+  const decisions: GuardrailDecision[] = [];
+  try {
+    for (const named of guardrails) {
+      if (!isModelBacked(named.guardrail) || decided?.has(named.name)) continue;
+      const decision = await calls.decide(named, stage, text, target);
+      decisions.push(decision);
+      if (decision.triggered && named.guardrail.action === "block") return { decisions, blockedBy: named.name };
+    }
+    return { decisions };
+  } catch (error) {
+    if (!(error instanceof GuardrailCheckFailed)) throw error;
+    return { decisions, failed: error };
+  }
 }
