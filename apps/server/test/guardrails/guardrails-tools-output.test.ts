@@ -24,7 +24,11 @@ beforeAll(async () => {
   t = await startTestApp({ role: "all", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
   site = await startLoopback((req, res) => {
     res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
-    res.end(req.url === "/injected" ? INJECTED : "Opening hours: 9 to 5.");
+    const pages: Record<string, string> = {
+      "/injected": INJECTED,
+      "/contact": "Write to shop@example.com for opening hours.",
+    };
+    res.end(pages[req.url ?? ""] ?? "Opening hours: 9 to 5.");
   });
 });
 afterAll(async () => {
@@ -121,6 +125,27 @@ describe("tool-result guardrails", { timeout: 60_000 }, () => {
       seq: decided[0].seq,
     });
     expect(mine[1]!.event.data).toMatchObject({ stage: "output", action: "redact", seq: decided[1].seq });
+  });
+
+  it("redacts personal data in a result before it is stored or sent on", async () => {
+    const log = await fetchPage(
+      [{ stage: "tool_result", check: { type: "pii", kinds: ["email"] }, action: "redact" }],
+      "/contact",
+    );
+    const [result] = entries(log, "agent.tool_result");
+    expect(result.content[0].text).toContain("Write to [REDACTED:email] for opening hours.");
+    expect(entries(log, "session.guardrail")).toMatchObject([
+      {
+        stage: "tool_result",
+        action: "redact",
+        originalKept: false,
+        targetSeq: result.seq,
+        spans: [{ kind: "email" }],
+      },
+    ]);
+    expect(JSON.stringify(log)).not.toContain("shop@example.com");
+    // builtin/script answers with the last tool result: what the model was sent.
+    expect(entries(log, "agent.message").at(-1).content[0].text).not.toContain("shop@example.com");
   });
 
   it("leaves a clean page alone", async () => {
