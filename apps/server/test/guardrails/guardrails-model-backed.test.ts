@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, message } from "../sessions/helpers.js";
-import { getSession, type LogEntry, waitForIdle } from "../sessions/loop-helpers.js";
+import { getSession, type LogEntry, waitForIdle, waitUntil } from "../sessions/loop-helpers.js";
 import type { Tenant } from "../support/factories.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { type FakeModeration, startFakeModeration } from "../support/fake-openai-moderation.js";
@@ -178,6 +178,28 @@ describe("llm_judge guardrails", { timeout: 60_000 }, () => {
     expect(reply.content[0].text).toBe("Please see a doctor.");
     expect(decisions(log)).toMatchObject([{ triggered: false, score: 0.9, targetSeq: reply.seq }]);
     expect(log.at(-1).stopReason).toBe("end_turn");
+  });
+
+  it("stops on user.interrupt while the judge checks the reply: the reply is not written, its call is counted", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL, guardrails: [judged] });
+    fake.reset();
+    fake.enqueue({ text: "Take two pills.", usage: { promptTokens: 40, completionTokens: 5 } }, { hang: true });
+    const res = await t.http
+      .post(`${t.tenant.base}/sessions`)
+      .set(t.tenant.auth)
+      .send({ agent: agent.id, events: [message("my head hurts")] });
+    await waitUntil("the judge call", async () =>
+      fake.requests.some((r) => isJudge(r.body) && r.outcome === "pending") ? true : undefined,
+    );
+    await t.http
+      .post(`${t.tenant.base}/sessions/${res.body.id}/events`)
+      .set(t.tenant.auth)
+      .send({ events: [{ type: "user.interrupt" }] });
+    const log = await waitForIdle(t, t.tenant, res.body.id);
+    expect(log.at(-1).stopReason).toBe("interrupted");
+    expect(log.some((e: LogEntry) => e.type === "agent.message")).toBe(false);
+    expect(JSON.stringify(log)).not.toContain("Take two pills");
+    expect(log.filter((e: LogEntry) => e.type === "agent.usage")).toMatchObject([{ inputTokens: 40, outputTokens: 5 }]);
   });
 
   it("fails the turn, counting the calls, when the judge gives no verdict", async () => {

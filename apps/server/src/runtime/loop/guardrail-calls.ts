@@ -161,6 +161,12 @@ export class GuardrailModelCalls {
     }
   }
 
+  /** Records the settlement outside a commit (the screening was stopped before its decisions could be written). */
+  giveBack(): void {
+    const usage = this.settlement();
+    if (usage) this.pass.recordUsage(usage);
+  }
+
   /** What the commit of the decisions counts (the real calls and tokens beyond the reservations, and the cost). */
   settlement(): CommittedUsage | undefined {
     const usages = (
@@ -221,7 +227,11 @@ export async function screenWithModels(
     }
     return { decisions };
   } catch (error) {
-    if (!(error instanceof GuardrailCheckFailed)) throw error;
+    if (!(error instanceof GuardrailCheckFailed)) {
+      // Interrupted, lease lost, shutdown: nothing is written, and the budgets keep only what the calls really used.
+      calls.giveBack();
+      throw error;
+    }
     return { decisions, failed: error };
   }
 }

@@ -201,8 +201,26 @@ async function modelCall(
   // What the call had in its context (`openTurn` counts its own entry when nothing came in between).
   const contextSeq = state.lastSeq;
   const accounting = usageAccounting(pricing, result.usage);
+  const usageEntry: NewEvent = {
+    type: EV.usage,
+    payload: {
+      model: formatModelSpec(spec),
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      ...accounting,
+      contextSeq,
+    },
+  };
+  const callUsage = pass.modelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
+  callUsage.usages.push(
+    ...costSettlement(accounting.costUsd, reserved !== null ? (cost.reserve[0]?.amount ?? 0) : null),
+  );
   // Output guardrails see the whole reply before any of it is written; a blocked reply is not written at all.
-  const guarded = await screenOutput(pass, config, result.text, streamed, stepSignal);
+  const guarded = await screenOutput(pass, config, result.text, streamed, stepSignal).catch(async (error) => {
+    // Stopped while the reply was checked (an interrupt): the reply is not written, the call's usage is.
+    await pass.append([usageEntry], undefined, callUsage).catch(() => {});
+    throw error;
+  });
   const stopped = guarded?.stop;
   const text = guarded ? guarded.text : result.text;
   const events: NewEvent[] = [];
@@ -217,23 +235,12 @@ async function modelCall(
     }
     for (const toolCall of result.toolCalls) events.push(toolUseEvent(tools, toolCall.name, toolCall.input));
   }
-  events.push({
-    type: EV.usage,
-    payload: {
-      model: formatModelSpec(spec),
-      inputTokens: result.usage.inputTokens,
-      outputTokens: result.usage.outputTokens,
-      ...accounting,
-      contextSeq,
-    },
-  });
+  events.push(usageEntry);
   // A final answer with nothing new in the log since the call started ends the turn in the same transaction (unless
   // an outcome grades it first).
   let ended = false;
   const final = stopped !== undefined || (result.toolCalls.length === 0 && !pass.settings.outcome);
-  const called_ = pass.modelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
-  called_.usages.push(...costSettlement(accounting.costUsd, reserved !== null ? (cost.reserve[0]?.amount ?? 0) : null));
-  const usage = withGuardrailUsage(called_, guarded?.usage);
+  const usage = withGuardrailUsage(callUsage, guarded?.usage);
   await pass.commit(
     (head) => {
       if (stopped) {
