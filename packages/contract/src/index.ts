@@ -5,6 +5,7 @@ export * from "./common/index.js";
 export { type Contract, contract } from "./contract.js";
 export * from "./experiments/index.js";
 export * from "./governance/index.js";
+export * from "./guardrails/index.js";
 export * from "./platform/index.js";
 export * from "./resources/index.js";
 export * from "./sessions/index.js";

@@ -50,6 +50,7 @@ export function finalizeConfig(draft: AgentDraft, headerKeys: ReadonlyMap<string
     ...(draft.recordBrowser ? { recordBrowser: true } : {}),
     ...(draft.tts ? { tts: draft.tts } : {}),
     metadata,
+    ...(draft.guardrails?.length ? { guardrails: draft.guardrails } : {}),
   };
 }
 

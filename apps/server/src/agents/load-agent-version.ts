@@ -71,6 +71,11 @@ export function guessCurrentVersion(agentId: string): number | undefined {
  * The execution defaults of one version (immutable: from the in-process cache), without reading or checking the
  * agent's head: for a caller that checks the head in the statement that uses them.
  */
+/** A version's configuration (cached like `versionDefaults`). */
+export async function versionConfig(ctx: AppContext, agentId: string, version: number): Promise<AgentConfig> {
+  return (await requireSnapshot(ctx.db.prisma, agentId, version)).config;
+}
+
 export async function versionDefaults(
   ctx: AppContext,
   agentId: string,

@@ -4,6 +4,7 @@ import { AppError } from "../http/app-error.js";
 import { existingKnowledgeBaseIds } from "../knowledge-bases/index.js";
 import { modelCatalogueOf, providerSettingsOf } from "../models/index.js";
 import type { AgentDraft } from "./agent-draft.js";
+import { checkGuardrails } from "./check-guardrails.js";
 import { checkModel } from "./check-model.js";
 import { resolveRoster } from "./resolve-roster.js";
 
@@ -15,6 +16,7 @@ export const REFERENCE_FIELDS = [
   "defaults",
   "skills",
   "serverlessTools",
+  "guardrails",
 ] as const;
 export type ReferenceField = (typeof REFERENCE_FIELDS)[number];
 
@@ -46,6 +48,7 @@ export async function resolveReferences(
   for (const entry of multiagent?.roster ?? []) {
     if (entry.model) checkModel(entry.model, settings, `Roster entry "${entry.role}": model`, catalogue);
   }
+  if (check.has("guardrails")) checkGuardrails(draft.guardrails ?? [], "body.guardrails", settings, catalogue);
   const roster = multiagent ? resolveRoster(ctx.db.pool, scope, multiagent.roster) : undefined;
   const knowledgeBases = check.has("knowledgeBases")
     ? checkKnowledgeBases(ctx, scope, draft.knowledgeBases ?? [])

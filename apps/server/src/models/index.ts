@@ -58,6 +58,7 @@ export {
   type ParseModelSpecResult,
   parseModelSpec,
 } from "./model-spec.js";
+export { DEFAULT_MODERATION_MODEL, type ModerationResult, moderate } from "./moderation-call.js";
 export {
   checkModelAvailable,
   createLanguageModel,

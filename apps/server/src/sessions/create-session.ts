@@ -1,5 +1,5 @@
 import { type CreateSessionInput, OUTCOME_DEFAULT_REVISIONS, type Session } from "@agent-platform/contract";
-import { guessCurrentVersion, loadAgentVersion, versionDefaults } from "../agents/load-agent-version.js";
+import { guessCurrentVersion, loadAgentVersion, versionConfig } from "../agents/load-agent-version.js";
 import type { AppContext } from "../context.js";
 import { AppError } from "../http/app-error.js";
 import { invalidRequest } from "../http/error-envelope.js";
@@ -13,6 +13,7 @@ import {
   toSession,
 } from "./log/index.js";
 import { resolveExecutionSettings } from "./resolve-execution.js";
+import { checkSessionGuardrails, sessionGuardrailSettings } from "./session-guardrails.js";
 
 interface Scope {
   workspaceId: string;
@@ -38,10 +39,11 @@ export async function createSession(
   options: CreateSessionOptions = {},
 ): Promise<Session> {
   checkOutcome(input);
+  checkSessionGuardrails(ctx, input.guardrails);
   const ref = typeof input.agent === "string" ? { id: input.agent } : input.agent;
   const pinned = "version" in ref ? ref.version : undefined;
-  // A session with an outcome has loop settings: it takes the transaction.
-  if ((input.events ?? []).length === 0 && !input.outcome) {
+  // A session with an outcome or its own guardrails has loop settings: it takes the transaction.
+  if ((input.events ?? []).length === 0 && !input.outcome && !input.guardrails) {
     const quick = await createOnAssumedHead(ctx, scope, input, ref.id, pinned, options);
     if (quick) return quick;
   }
@@ -50,6 +52,7 @@ export async function createSession(
     throw new AppError("agent.archived", `Agent ${agent.agentId} is archived; duplicate it to start new sessions`);
   }
   const settings = await resolveExecutionSettings(ctx, scope, input, agent.config.defaults);
+  const guarded = sessionGuardrailSettings(input.guardrails, agent.config);
 
   const session: NewSession = {
     workspaceId: scope.workspaceId,
@@ -61,13 +64,19 @@ export async function createSession(
     settings,
     events: input.events ?? [],
     parentSessionId: options.parentSessionId ?? null,
-    ...(input.outcome
+    ...guarded.session,
+    ...(input.outcome || guarded.loop
       ? {
           loop: {
-            outcome: {
-              scorers: input.outcome.scorers,
-              maxRevisions: input.outcome.maxRevisions ?? OUTCOME_DEFAULT_REVISIONS,
-            },
+            ...(input.outcome
+              ? {
+                  outcome: {
+                    scorers: input.outcome.scorers,
+                    maxRevisions: input.outcome.maxRevisions ?? OUTCOME_DEFAULT_REVISIONS,
+                  },
+                }
+              : {}),
+            ...guarded.loop,
           },
         }
       : {}),
@@ -105,8 +114,11 @@ async function createOnAssumedHead(
   const version = pinned ?? guessCurrentVersion(agentId);
   if (version === undefined) return null;
   let settings: ExecutionSettings;
+  let screensInput: boolean;
   try {
-    settings = await resolveExecutionSettings(ctx, scope, input, await versionDefaults(ctx, agentId, version));
+    const config = await versionConfig(ctx, agentId, version);
+    screensInput = sessionGuardrailSettings(undefined, config).session.screensInput === true;
+    settings = await resolveExecutionSettings(ctx, scope, input, config.defaults);
   } catch (error) {
     // The general path reports errors in their order (the agent first).
     if (error instanceof AppError) return null;
@@ -122,6 +134,7 @@ async function createOnAssumedHead(
     settings,
     events: [],
     parentSessionId: options.parentSessionId ?? null,
+    screensInput,
   };
   const row = await insertUnbudgetedSession(ctx.db.pool, session, { pinned: pinned !== undefined });
   return row ? toSession(row) : null;

@@ -1,9 +1,10 @@
 import type { ForkSessionInput, Session } from "@agent-platform/contract";
 import { loadAgentVersion } from "../agents/load-agent-version.js";
 import type { AppContext } from "../context.js";
+import { redactsStoredInput, sessionGuardrails } from "../guardrails/index.js";
 import { AppError } from "../http/app-error.js";
 import { inTransaction } from "../lib/transaction.js";
-import { insertFork, readForkPoint, toSession } from "./log/index.js";
+import { insertFork, loadSessionLoopSettings, readForkPoint, toSession } from "./log/index.js";
 
 /**
  * Forks a session at `atSeq` (docs/sessions.md "Fork a session"): reads the fork point (refusing an open turn), resolves
@@ -26,6 +27,7 @@ export async function forkSession(
   }
   let agentId = point.agentId;
   let agentVersion = point.agentVersion;
+  let screensInput: boolean | undefined;
   if (input.agent !== undefined) {
     const ref = typeof input.agent === "string" ? { id: input.agent } : input.agent;
     const agent = await loadAgentVersion(ctx, projectId, ref.id, "version" in ref ? ref.version : undefined);
@@ -34,6 +36,9 @@ export async function forkSession(
     }
     agentId = agent.agentId;
     agentVersion = agent.version;
+    // The fork keeps the source's own guardrails; without them it runs the other version's.
+    const own = (await loadSessionLoopSettings(ctx.db.pool, sourceId)).guardrails;
+    screensInput = redactsStoredInput(sessionGuardrails(own, agent.config));
   }
   const row = await inTransaction(ctx.db.pool, (client) =>
     insertFork(client, {
@@ -44,6 +49,7 @@ export async function forkSession(
       agentVersion,
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.model !== undefined ? { model: input.model } : {}),
+      ...(screensInput !== undefined ? { screensInput } : {}),
     }),
   );
   return toSession(row);

@@ -2,7 +2,13 @@
 // cases, and the session log (`log/`, the one owner of every write to a session).
 export { createSession } from "./create-session.js";
 export { subscribeSessionEvents } from "./event-notifier.js";
-export { followSessionDeltas, type LiveReply, liveReply, watchDeltaFollowers } from "./live-deltas.js";
+export {
+  followSessionDeltas,
+  type LiveReply,
+  liveReply,
+  watchDeltaFollowers,
+  withdrawLiveReply,
+} from "./live-deltas.js";
 export * from "./log/index.js";
 export { recentEvents } from "./recent-events.js";
 export { resolveExecutionSettings } from "./resolve-execution.js";

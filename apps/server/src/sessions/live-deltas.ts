@@ -1,4 +1,9 @@
-import { SESSION_DELTA_EVENT, type SessionDelta } from "@agent-platform/contract";
+import {
+  SESSION_DELTA_EVENT,
+  SESSION_DELTA_WITHDRAWN_EVENT,
+  type SessionDelta,
+  type SessionDeltaWithdrawn,
+} from "@agent-platform/contract";
 import type { AppContext } from "../context.js";
 import { onePerOwner } from "../lib/per-owner.js";
 
@@ -15,7 +20,7 @@ const FLUSH_MS = 25;
 const PAYLOAD_BYTES = 6_500;
 const FRAGMENT_CHARS = 1_000;
 
-export type DeltaListener = (delta: SessionDelta) => void;
+export type DeltaListener = (delta: SessionDelta | SessionDeltaWithdrawn) => void;
 type DeltaPart = Omit<SessionDelta, "type" | "afterSeq" | "call">;
 
 class LiveDeltas {
@@ -75,7 +80,7 @@ class LiveDeltas {
   }
 
   private dispatch(payload: string): void {
-    let batch: { s: string; d: SessionDelta[] };
+    let batch: { s: string; d: (SessionDelta | SessionDeltaWithdrawn)[] };
     try {
       batch = JSON.parse(payload);
     } catch {
@@ -203,4 +208,23 @@ function toPayloads(sessionId: string, deltas: SessionDelta[]): string[] {
   }
   if (body !== "") payloads.push(`${head}${body}]}`);
   return payloads;
+}
+
+/**
+ * Tells the session's delta followers that the deltas of one model call are withdrawn (an output guardrail blocked or
+ * redacted the reply): sent after the call's deltas and before the commit whose entries follow, so followers get it
+ * in between. Nothing is sent when no follower wants deltas.
+ */
+export async function withdrawLiveReply(
+  ctx: AppContext,
+  sessionId: string,
+  call: { afterSeq: number; call: number },
+  reason: SessionDeltaWithdrawn["reason"],
+): Promise<void> {
+  const hub = liveDeltasOf(ctx);
+  if (!hub.wants(sessionId)) return;
+  const withdrawn: SessionDeltaWithdrawn = { type: SESSION_DELTA_WITHDRAWN_EVENT, ...call, reason };
+  await hub
+    .publish(JSON.stringify({ s: sessionId, d: [withdrawn] }))
+    .catch((error) => ctx.logger.warn({ err: error, sessionId }, "could not publish a delta withdrawal"));
 }

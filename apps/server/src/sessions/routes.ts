@@ -17,6 +17,7 @@ import {
   listSessions,
   renameSession,
 } from "./log/index.js";
+import { inputScreenOf } from "./screen-stored-input.js";
 
 const s = initServer();
 
@@ -64,7 +65,14 @@ export function sessionRoutes(ctx: AppContext, localTurns?: LocalTurnsLink) {
       sessionScope(req, params);
       return {
         status: 202,
-        body: await ingestEvents(ctx, params.projectId, params.id, body.events, localTurns?.slotFor),
+        body: await ingestEvents(
+          ctx,
+          params.projectId,
+          params.id,
+          body.events,
+          localTurns?.slotFor,
+          inputScreenOf(ctx, params.projectId),
+        ),
       };
     },
     listEvents: async ({ req, params, query }) => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Description, IdOrName, MetadataSchema, Name } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
+import { GuardrailSchema, GuardrailsSchema } from "../guardrails/guardrails.js";
 import { ModelRefSchema } from "./model.js";
 import { AgentToolSchema, boundedJsonObject, ToolPermissionsSchema } from "./tools.js";
 
@@ -254,6 +255,7 @@ export const agentConfigFields = {
   recordBrowser: z.boolean(),
   tts: TtsSchema,
   metadata: MetadataSchema,
+  guardrails: GuardrailsSchema,
 };
 
 export const CreateAgentSchema = z
@@ -274,6 +276,7 @@ export const CreateAgentSchema = z
     recordBrowser: agentConfigFields.recordBrowser.optional(),
     tts: agentConfigFields.tts.optional(),
     metadata: agentConfigFields.metadata.optional(),
+    guardrails: agentConfigFields.guardrails.optional(),
   })
   .strict()
   .describe("Agent configuration; `name` and `model` are required");
@@ -302,6 +305,7 @@ export const UpdateAgentSchema = z
     recordBrowser: agentConfigFields.recordBrowser.nullable().optional(),
     tts: agentConfigFields.tts.optional(),
     metadata: agentConfigFields.metadata.optional(),
+    guardrails: agentConfigFields.guardrails.optional(),
   })
   .strict();
 
@@ -327,6 +331,7 @@ export const AgentConfigSchema = z.object({
   recordBrowser: z.boolean().optional(),
   tts: TtsSchema.optional(),
   metadata: z.record(z.string(), z.string()),
+  guardrails: z.array(GuardrailSchema).optional().describe("Absent means none"),
 });
 
 export type CreateAgentInput = z.infer<typeof CreateAgentSchema>;

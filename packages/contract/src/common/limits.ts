@@ -74,4 +74,7 @@ export const LIMITS = {
   datasetCases: 10_000,
   serverlessToolUrlLength: 2048,
   serverlessToolSchemaBytes: 64 * 1024,
+  // Guardrails (docs/guardrails.md).
+  agentGuardrails: 32,
+  guardrailPatterns: 32,
 } as const;

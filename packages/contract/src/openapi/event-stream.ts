@@ -21,7 +21,9 @@ export const EVENT_STREAM_DESCRIPTION = [
   "With `deltas=true` the stream also carries the reply as the model writes it: `event: agent.delta` frames without",
   "`id:` whose `data:` is a SessionDelta (text, reasoning, or tool-call input fragments of one model call). They are",
   "best effort and ephemeral (not log entries, not replayed on resume); the `agent.message` entry that follows is",
-  "authoritative. Without `deltas=true` the stream is exactly the log entries.",
+  "authoritative. When an output guardrail blocks or redacts the reply, an `event: agent.delta_withdrawn` frame (data:",
+  "a SessionDeltaWithdrawn) follows its deltas: take the streamed text back. Without `deltas=true` the stream is",
+  "exactly the log entries.",
 ].join("\n");
 
 export const EVENT_STREAM_EXAMPLE = `${EXAMPLE_LOG_ENTRIES.map(
@@ -36,6 +38,7 @@ export function eventStreamMedia(): JsonObject {
       description: "SSE frames; the JSON of each `data:` line is a SessionLogEvent",
       "x-event-schema": schemaRef("SessionLogEvent"),
       "x-delta-event-schema": schemaRef("SessionDelta"),
+      "x-delta-withdrawn-event-schema": schemaRef("SessionDeltaWithdrawn"),
     },
     example: EVENT_STREAM_EXAMPLE,
   };

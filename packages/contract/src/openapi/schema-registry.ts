@@ -36,6 +36,7 @@ import {
   ModelTaskSchema,
 } from "../experiments/task.js";
 import { PutEgressPolicySchema, WorkspaceEgressPolicySchema } from "../governance/egress-policy.js";
+import { GuardrailCheckSchema, GuardrailSchema } from "../guardrails/guardrails.js";
 import { ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from "../platform/api-keys.js";
 import { PlatformContextSchema } from "../platform/context.js";
 import { HealthSchema, ReadinessSchema } from "../platform/health.js";
@@ -72,7 +73,7 @@ import {
   ServerlessToolVersionSchema,
 } from "../resources/serverless-tools.js";
 import { CreateVaultSchema, UpdateVaultSecretsSchema, VaultSchema } from "../resources/vaults.js";
-import { SessionDeltaSchema } from "../sessions/deltas.js";
+import { SessionDeltaSchema, SessionDeltaWithdrawnSchema } from "../sessions/deltas.js";
 import {
   IngestEventsSchema,
   SessionEventSchema,
@@ -148,6 +149,9 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   RestoreAgentRequest: request(RestoreAgentSchema),
   RotateMcpHeadersRequest: request(RotateMcpHeadersSchema),
   McpHeadersRotation: McpHeadersRotationSchema,
+  // guardrails (agents and sessions)
+  Guardrail: GuardrailSchema,
+  GuardrailCheck: GuardrailCheckSchema,
   // sessions
   Session: SessionSchema,
   CreateSessionRequest: request(CreateSessionSchema),
@@ -161,6 +165,7 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   SessionLogEntry: SessionLogEntrySchema,
   // Ephemeral SSE events of `?deltas=true` (not log entries).
   SessionDelta: SessionDeltaSchema,
+  SessionDeltaWithdrawn: SessionDeltaWithdrawnSchema,
   // What clients send.
   UserEvent: request(UserEventSchema),
   UserMessageInput: request(UserMessageEventSchema),

@@ -26,3 +26,22 @@ export const SessionDeltaSchema = z
   })
   .describe("A fragment of the reply being written (ephemeral, not a log entry)");
 export type SessionDelta = z.infer<typeof SessionDeltaSchema>;
+
+/**
+ * Sent to delta followers when an `output` guardrail blocked or redacted the reply whose deltas they received: the
+ * streamed text must be taken back (it never becomes final). A blocked reply has no `agent.message`; a redacted one's
+ * `agent.message` holds the redacted text.
+ */
+export const SESSION_DELTA_WITHDRAWN_EVENT = "agent.delta_withdrawn";
+
+export const SessionDeltaWithdrawnSchema = z
+  .object({
+    type: z.literal(SESSION_DELTA_WITHDRAWN_EVENT),
+    afterSeq: z.number().int().min(0).describe("The `afterSeq` of the withdrawn deltas"),
+    call: z.number().int().min(1).describe("The `call` of the withdrawn deltas"),
+    reason: z
+      .enum(["guardrail_blocked", "guardrail_redacted"])
+      .describe("`guardrail_blocked`: the reply is not written; `guardrail_redacted`: its `agent.message` is redacted"),
+  })
+  .describe("The deltas of a model call are withdrawn (ephemeral, not a log entry)");
+export type SessionDeltaWithdrawn = z.infer<typeof SessionDeltaWithdrawnSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Timestamp } from "../common/fields.js";
+import { GuardrailActionSchema, GuardrailSpanSchema, GuardrailStageSchema } from "../guardrails/guardrails.js";
 import { SessionEventSchema } from "./events.js";
 import { OutcomeEvaluationPayload } from "./outcomes.js";
 import { PendingActionSchema, StopReasonSchema } from "./sessions.js";
@@ -296,6 +297,56 @@ export const SessionOutcomeEvaluationLogEventSchema = logEvent(
   "The turn's final answer was graded against the session's outcome; with `revise` the agent continues with the feedback",
 );
 
+export const SessionGuardrailLogEventSchema = logEvent(
+  "session.guardrail",
+  {
+    guardrail: z.string().describe("The guardrail's name (its `name`, else `<stage>.<check type>`)"),
+    stage: GuardrailStageSchema,
+    check: z
+      .enum(["pii", "secrets", "prompt_injection", "length", "language", "moderation", "llm_judge"])
+      .describe("The check's type"),
+    action: GuardrailActionSchema.describe("The guardrail's action (what was done when `triggered`)"),
+    triggered: z
+      .boolean()
+      .describe(
+        "The check found something and the action was taken; `false` only for model-backed checks, whose every run " +
+          "is recorded with its usage",
+      ),
+    targetSeq: z
+      .number()
+      .int()
+      .optional()
+      .describe("`seq` of the entry checked (a `user.message`, or the tool result / `agent.message` written with it)"),
+    toolUseId: z.string().optional().describe("`tool_result` stage: the tool use whose result was checked"),
+    spans: z.array(GuardrailSpanSchema).describe("Where the findings are in the checked text (never their values)"),
+    originalKept: z
+      .boolean()
+      .optional()
+      .describe(
+        "`redact`: true when the log keeps the text as it was (only the model is sent the redacted text), false when " +
+          "the entry checked holds the redacted text",
+      ),
+    score: z
+      .number()
+      .optional()
+      .describe("`prompt_injection`: the signals' score; `llm_judge`: the judge's score; `moderation`: the top score"),
+    categories: z.array(z.string()).optional().describe("`moderation`: the categories that counted"),
+    language: z.string().optional().describe("`language`: the language detected (ISO 639-3)"),
+    reason: z.string().optional().describe("`llm_judge`: the judge's reason (model-written, at most 500 characters)"),
+    usage: z
+      .object({
+        model: z.string().describe("`provider/model` called"),
+        modelCalls: z.number().int(),
+        inputTokens: z.number().int(),
+        outputTokens: z.number().int(),
+      })
+      .optional()
+      .describe("Model-backed checks: the call, counted on usage and budgets like every model call"),
+    costUsd: z.number().nullable().optional().describe("Model-backed checks: estimated cost; null when unknown"),
+  },
+  "A guardrail's decision: what it checked, what it found (offsets and kinds, never the values) and what it did",
+);
+
 /** Every typed log entry by component name (the OpenAPI document registers each under its name). */
 export const SessionLogEventSchemas = {
   UserMessageEvent: UserMessageLogEventSchema,
@@ -316,6 +367,7 @@ export const SessionLogEventSchemas = {
   AgentThinkingEvent: AgentThinkingLogEventSchema,
   SessionCompactionEvent: SessionCompactionLogEventSchema,
   SessionOutcomeEvaluationEvent: SessionOutcomeEvaluationLogEventSchema,
+  SessionGuardrailEvent: SessionGuardrailLogEventSchema,
 } as const;
 
 /** A log entry of a type this contract knows, discriminated on `type`. */
@@ -339,6 +391,7 @@ export const SessionLogEventSchema = z
     AgentThinkingLogEventSchema,
     SessionCompactionLogEventSchema,
     SessionOutcomeEvaluationLogEventSchema,
+    SessionGuardrailLogEventSchema,
   ])
   .describe("Session log entry of a known type");
 
@@ -361,6 +414,7 @@ export type AgentUsageEvent = z.infer<typeof AgentUsageLogEventSchema>;
 export type AgentThinkingEvent = z.infer<typeof AgentThinkingLogEventSchema>;
 export type SessionCompactionEvent = z.infer<typeof SessionCompactionLogEventSchema>;
 export type SessionOutcomeEvaluationEvent = z.infer<typeof SessionOutcomeEvaluationLogEventSchema>;
+export type SessionGuardrailEvent = z.infer<typeof SessionGuardrailLogEventSchema>;
 
 /** A log entry of a known type; narrow on `type`. Newer servers may send other types: keep a default branch. */
 export type SessionLogEvent = z.infer<typeof SessionLogEventSchema>;

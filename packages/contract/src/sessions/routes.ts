@@ -186,7 +186,8 @@ export const sessionsContract = c.router(
             .describe(
               "Server-Sent Events: each log entry as `id: <seq>`, `event: <type>`, `data: <entry JSON>`; " +
                 "`: ping` comments as heartbeats; with `deltas=true` also `event: agent.delta` frames without `id:` " +
-                "(data: a SessionDelta)",
+                "(data: a SessionDelta) and, when an output guardrail takes a streamed reply back, " +
+                "`event: agent.delta_withdrawn` (data: a SessionDeltaWithdrawn)",
             ),
         }),
       },

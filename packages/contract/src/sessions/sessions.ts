@@ -4,6 +4,7 @@ import { ModelRefSchema } from "../agents/model.js";
 import { IdOrName, idOf, MetadataSchema, NullableTimestamp, Timestamp } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
 import { PageQuerySchema } from "../common/pagination.js";
+import { GuardrailsSchema } from "../guardrails/guardrails.js";
 import { UserEventBatchSchema } from "./events.js";
 import { OutcomeInputSchema, SessionOutcomeSchema } from "./outcomes.js";
 
@@ -12,10 +13,11 @@ export const SessionStatusSchema = z
   .describe("`running` while the agent works on a turn, `idle` otherwise");
 
 export const StopReasonSchema = z
-  .enum(["end_turn", "requires_action", "interrupted", "max_turns", "error"])
+  .enum(["end_turn", "requires_action", "interrupted", "max_turns", "error", "guardrail_blocked"])
   .describe(
     "Why the last turn ended: `end_turn`, `requires_action` (waits on `pendingActions`), `interrupted` " +
-      "(`user.interrupt`), `max_turns` (model-call cap), `error`",
+      "(`user.interrupt`), `max_turns` (model-call cap), `error`, `guardrail_blocked` (a guardrail with action " +
+      "`block` stopped it: see the `session.guardrail` entry)",
   );
 
 export const PendingActionSchema = z
@@ -124,6 +126,9 @@ export const CreateSessionSchema = z
       .optional()
       .describe("Memory mounts; `[]` = none; absent = the agent's default"),
     outcome: OutcomeInputSchema.optional().describe("Grade each turn's final answer (see docs/sessions.md, Outcomes)"),
+    guardrails: GuardrailsSchema.optional().describe(
+      "Replaces the agent version's guardrails for this session; `[]` = none; absent = the agent version's",
+    ),
     events: UserEventBatchSchema.optional().describe(
       "Events appended to the new log in the same transaction (e.g. the first `user.message`)",
     ),

@@ -31,6 +31,16 @@ export const WebhookEventDataSchemas = {
       revisions: z.number().int().describe("Revisions the turn took"),
     })
     .describe("A session's turn ended with its answer graded: the outcome passed, or failed with no revision left"),
+  "session.guardrail": z
+    .object({
+      ...SessionRef,
+      guardrail: z.string().describe("The guardrail's name"),
+      stage: z.enum(["input", "tool_result", "output"]),
+      check: z.string().describe("The check's type (`pii`, `prompt_injection`, `moderation`…)"),
+      action: z.enum(["block", "redact", "flag"]),
+      seq: z.number().int().describe("`seq` of the `session.guardrail` entry in the session's log"),
+    })
+    .describe("A guardrail triggered in a session's turn (sent when the turn ends, one per decision, in log order)"),
   "automation.run.started": z
     .object({
       projectId: idOf("proj"),

@@ -110,6 +110,10 @@ export type ExperimentResult = components["schemas"]["ExperimentResult"];
 export type ExperimentResultPage = components["schemas"]["ExperimentResultPage"];
 export type ExperimentTask = components["schemas"]["ExperimentTask"];
 export type ExperimentTaskInput = components["schemas"]["ExperimentTaskInput"];
+/** A check, where it runs, and what happens when it finds something */
+export type Guardrail = components["schemas"]["Guardrail"];
+/** What the guardrail looks for */
+export type GuardrailCheck = components["schemas"]["GuardrailCheck"];
 /** The process is up */
 export type Health = components["schemas"]["Health"];
 /** Acknowledgement of an event batch */
@@ -139,8 +143,12 @@ export type KnowledgeDocumentSummary = components["schemas"]["KnowledgeDocumentS
 export type KnowledgeDocumentSummaryPage = components["schemas"]["KnowledgeDocumentSummaryPage"];
 export type KnowledgeSearchRequest = components["schemas"]["KnowledgeSearchRequest"];
 export type KnowledgeSearchResult = components["schemas"]["KnowledgeSearchResult"];
+/** Texts written in a language not in `allow` (detected offline with franc) */
+export type LanguageGuardrailCheck = components["schemas"]["LanguageGuardrailCheck"];
 /** Passes when the task took at most `maxMs` milliseconds (from the case's start to its output) */
 export type LatencyScorer = components["schemas"]["LatencyScorer"];
+/** Texts longer than `maxChars` */
+export type LengthGuardrailCheck = components["schemas"]["LengthGuardrailCheck"];
 export type LimitedNetworking = components["schemas"]["LimitedNetworking"];
 /** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
 export type LlmJudgeAgentTask = components["schemas"]["LlmJudgeAgentTask"];
@@ -152,6 +160,8 @@ export type LlmJudgeAutomation = components["schemas"]["LlmJudgeAutomation"];
 export type LlmJudgeCreateAutomationRequest = components["schemas"]["LlmJudgeCreateAutomationRequest"];
 /** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
 export type LlmJudgeCreateSessionRequest = components["schemas"]["LlmJudgeCreateSessionRequest"];
+/** Asks a model to score the text against a rubric (in [0, 1]); counted on usage and budgets */
+export type LlmJudgeGuardrailCheck = components["schemas"]["LlmJudgeGuardrailCheck"];
 /** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
 export type LlmJudgeScorer = components["schemas"]["LlmJudgeScorer"];
 /** Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
@@ -172,6 +182,8 @@ export type MemoryStorePage = components["schemas"]["MemoryStorePage"];
 export type Metadata = components["schemas"]["Metadata"];
 /** Each case's `input` is the user message of one model call, with no tools */
 export type ModelTask = components["schemas"]["ModelTask"];
+/** The `openai` provider's moderation endpoint (needs `OPENAI_API_KEY`); counted as a model call */
+export type ModerationGuardrailCheck = components["schemas"]["ModerationGuardrailCheck"];
 /** `none` (default): no network at all. `limited`: HTTP(S) through the platform's proxy to `allowedHosts` only (also within the workspace egress policy and the outbound address policy) */
 export type Networking = components["schemas"]["Networking"];
 export type NoneNetworking = components["schemas"]["NoneNetworking"];
@@ -192,11 +204,15 @@ export type NotEmptyUpdateAutomationRequest = components["schemas"]["NotEmptyUpd
 /** A schedule understood from English */
 export type ParsedSchedule = components["schemas"]["ParsedSchedule"];
 export type ParseScheduleRequest = components["schemas"]["ParseScheduleRequest"];
+/** Personal data, found offline */
+export type PiiGuardrailCheck = components["schemas"]["PiiGuardrailCheck"];
 /** The project, workspace and key the request is authenticated as */
 export type PlatformContext = components["schemas"]["PlatformContext"];
 /** Project */
 export type Project = components["schemas"]["Project"];
 export type ProjectPage = components["schemas"]["ProjectPage"];
+/** Signals of instructions aimed at the model (documented heuristics, offline) */
+export type PromptInjectionGuardrailCheck = components["schemas"]["PromptInjectionGuardrailCheck"];
 export type PublishServerlessToolRequest = components["schemas"]["PublishServerlessToolRequest"];
 /** Publish a new version: the complete file set and the expected current version */
 export type PublishSkillRequest = components["schemas"]["PublishSkillRequest"];
@@ -229,6 +245,8 @@ export type ScheduleTrigger = components["schemas"]["ScheduleTrigger"];
 /** Fires on a cron schedule in a time zone. Daylight saving time: a local time that does not exist (spring forward) fires once at the first valid time after the gap (02:30 on a 02:00→03:00 night fires at 03:00); a local time that happens twice (fall back) fires once, at its first occurrence; schedules with a wildcard or stepped hour (`*\/15 * * * *`, `0 * * * *`) keep firing through both repeated hours. Firings missed while no worker ran are caught up with one firing, for the latest missed time, then the schedule resumes. */
 export type ScheduleTriggerInput = components["schemas"]["ScheduleTriggerInput"];
 export type Scorer = components["schemas"]["Scorer"];
+/** API keys of known shapes, private keys, JSON Web Tokens and high-entropy tokens, found offline */
+export type SecretsGuardrailCheck = components["schemas"]["SecretsGuardrailCheck"];
 /** Serverless tool: an HTTP endpoint exposed to agents as a tool, versioned like agents */
 export type ServerlessTool = components["schemas"]["ServerlessTool"];
 export type ServerlessToolPage = components["schemas"]["ServerlessToolPage"];
@@ -241,9 +259,13 @@ export type Session = components["schemas"]["Session"];
 export type SessionCompactionEvent = components["schemas"]["SessionCompactionEvent"];
 /** A fragment of the reply being written (ephemeral, not a log entry) */
 export type SessionDelta = components["schemas"]["SessionDelta"];
+/** The deltas of a model call are withdrawn (ephemeral, not a log entry) */
+export type SessionDeltaWithdrawn = components["schemas"]["SessionDeltaWithdrawn"];
 /** The turn failed; a `session.status_idle` with stop reason `error` follows */
 export type SessionErrorEvent = components["schemas"]["SessionErrorEvent"];
 export type SessionEventPage = components["schemas"]["SessionEventPage"];
+/** A guardrail's decision: what it checked, what it found (offsets and kinds, never the values) and what it did */
+export type SessionGuardrailEvent = components["schemas"]["SessionGuardrailEvent"];
 /** Session log entry, discriminated on `type`. A newer server may add entry types (with `seq`, `id`, `type`, `createdAt` and their own fields): keep a default branch. */
 export type SessionLogEvent = components["schemas"]["SessionLogEvent"];
 /** An MCP server's tools could not be listed; the turn goes on without them */

@@ -1908,6 +1908,8 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /** @description Absent means none */
+            guardrails?: components["schemas"]["Guardrail"][];
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -2446,7 +2448,7 @@ export interface components {
              * @description Stop reason of the session's last turn, read live; null until a turn has ended
              * @enum {string|null}
              */
-            sessionStopReason: "end_turn" | "requires_action" | "interrupted" | "max_turns" | "error" | null;
+            sessionStopReason: "end_turn" | "requires_action" | "interrupted" | "max_turns" | "error" | "guardrail_blocked" | null;
             /** @description Current title of the session, read live */
             sessionTitle: string | null;
         };
@@ -2776,6 +2778,8 @@ export interface components {
                 speed?: number;
             };
             metadata?: components["schemas"]["Metadata"];
+            /** @description Checks on the agent's inputs, tool results and outputs, run in order (docs/guardrails.md) */
+            guardrails?: components["schemas"]["Guardrail"][];
         };
         CreateApiKeyRequest: {
             name: string;
@@ -3058,6 +3062,8 @@ export interface components {
                 /** @description Times a failing answer is sent back to the agent with the feedback; default 2 */
                 maxRevisions?: number;
             };
+            /** @description Replaces the agent version's guardrails for this session; `[]` = none; absent = the agent version's */
+            guardrails?: components["schemas"]["Guardrail"][];
             /** @description Events appended to the new log in the same transaction (e.g. the first `user.message`) */
             events?: components["schemas"]["UserEvent"][];
         };
@@ -3100,7 +3106,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to receive, or `["*"]` for all (including types added later) */
-            events: (("session.idle" | "session.requires_action" | "session.error" | "session.outcome_evaluated" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
+            events: (("session.idle" | "session.requires_action" | "session.error" | "session.outcome_evaluated" | "session.guardrail" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
             description?: string;
             /** @description Only events of these projects; null or absent: every project of the workspace */
             projectIds?: string[] | null;
@@ -3463,6 +3469,26 @@ export interface components {
         };
         ExperimentTask: components["schemas"]["ModelTask"] | components["schemas"]["AgentTask"];
         ExperimentTaskInput: components["schemas"]["ModelTask"] | components["schemas"]["AgentTaskInput"];
+        /** @description A check, where it runs, and what happens when it finds something */
+        Guardrail: {
+            /** @description Names the guardrail in decisions; default `<stage>.<check type>` */
+            name?: string;
+            /**
+             * @description `input`: user messages before the model sees them; `tool_result`: what a tool returns before the model sees it; `output`: the model's text before it is written to the log (and so before anyone reads it as final)
+             * @enum {string}
+             */
+            stage: "input" | "tool_result" | "output";
+            check: components["schemas"]["GuardrailCheck"];
+            /**
+             * @description `block`: the turn ends (`stopReason` `guardrail_blocked`) and nothing is sent on; `redact`: the offending spans are replaced by `[REDACTED:<kind>]`; `flag`: the decision is recorded and nothing changes
+             * @enum {string}
+             */
+            action: "block" | "redact" | "flag";
+            /** @description Only with `redact` on `input`: the log keeps the message as sent and only the model is sent the redacted text; default false (the log stores the redacted text) */
+            keepOriginal?: boolean;
+        };
+        /** @description What the guardrail looks for */
+        GuardrailCheck: components["schemas"]["PiiGuardrailCheck"] | components["schemas"]["SecretsGuardrailCheck"] | components["schemas"]["PromptInjectionGuardrailCheck"] | components["schemas"]["LengthGuardrailCheck"] | components["schemas"]["LanguageGuardrailCheck"] | components["schemas"]["ModerationGuardrailCheck"] | components["schemas"]["LlmJudgeGuardrailCheck"];
         /** @description The process is up */
         Health: {
             /** @enum {string} */
@@ -3756,6 +3782,18 @@ export interface components {
                 } | null;
             };
         };
+        /** @description Texts written in a language not in `allow` (detected offline with franc) */
+        LanguageGuardrailCheck: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "language";
+            /** @description Languages allowed (ISO 639-3 codes) */
+            allow: string[];
+            /** @description Texts shorter than this are not judged (too short to tell); default 40 */
+            minChars?: number;
+        };
         /** @description Passes when the task took at most `maxMs` milliseconds (from the case's start to its output) */
         LatencyScorer: {
             /**
@@ -3764,6 +3802,16 @@ export interface components {
              */
             type: "latency";
             maxMs: number;
+        };
+        /** @description Texts longer than `maxChars` */
+        LengthGuardrailCheck: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "length";
+            /** @description Longest text allowed, in characters */
+            maxChars: number;
         };
         LimitedNetworking: {
             /**
@@ -3848,6 +3896,23 @@ export interface components {
              * @example openai/gpt-4.1-mini
              */
             model?: string;
+        };
+        /** @description Asks a model to score the text against a rubric (in [0, 1]); counted on usage and budgets */
+        LlmJudgeGuardrailCheck: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "llm_judge";
+            /** @description What an acceptable text is (the judge scores how well it meets it) */
+            rubric: string;
+            /**
+             * @description Judge model; default `GUARDRAIL_JUDGE_MODEL`, else the session's model
+             * @example openai/gpt-4.1-mini
+             */
+            model?: string;
+            /** @description The text fails below this score; default 0.5 */
+            threshold?: number;
         };
         /** @description Asks a model for a score in [0, 1] and a reason; passes at 0.5 or more */
         LlmJudgeScorer: {
@@ -4005,6 +4070,20 @@ export interface components {
             temperature?: number;
             maxOutputTokens?: number;
         };
+        /** @description The `openai` provider's moderation endpoint (needs `OPENAI_API_KEY`); counted as a model call */
+        ModerationGuardrailCheck: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "moderation";
+            /** @description Moderation model of the `openai` provider; default `omni-moderation-latest` */
+            model?: string;
+            /** @description Only these categories count (e.g. `harassment`, `self-harm/intent`); default every category */
+            categories?: string[];
+            /** @description Score from which a category counts; default: the provider's own `flagged` decision */
+            threshold?: number;
+        };
         /** @description `none` (default): no network at all. `limited`: HTTP(S) through the platform's proxy to `allowedHosts` only (also within the workspace egress policy and the outbound address policy) */
         Networking: components["schemas"]["NoneNetworking"] | components["schemas"]["LimitedNetworking"];
         NoneNetworking: {
@@ -4087,6 +4166,27 @@ export interface components {
             /** @description IANA time zone of the schedule; default: the zone named in `text`, else `UTC` */
             timezone?: string;
         };
+        /** @description Personal data, found offline */
+        PiiGuardrailCheck: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pii";
+            /** @description Which built-in kinds to look for; default all: `email`, `phone`, `card_number` (Luhn-valid), `iban` (mod-97 checksum), `national_id` (identity numbers with a checksum, see docs/guardrails.md) */
+            kinds?: ("email" | "phone" | "card_number" | "iban" | "national_id")[];
+            /** @description Further patterns (account numbers, customer ids…) */
+            patterns?: {
+                /** @description The finding's `kind` (and the redaction's label) */
+                name: string;
+                /** @description RE2 syntax (linear time: no backreferences or lookaround) */
+                pattern: string;
+                /** @description `i` (case-insensitive), `s` (`.` matches newlines) */
+                flags?: string;
+            }[];
+            /** @description Country whose national phone formats count too; without it only international numbers (`+…`) are found */
+            phoneRegion?: string;
+        };
         /** @description The project, workspace and key the request is authenticated as */
         PlatformContext: {
             project: components["schemas"]["Project"];
@@ -4127,6 +4227,16 @@ export interface components {
             data: components["schemas"]["Project"][];
             hasMore: boolean;
             nextCursor: string | null;
+        };
+        /** @description Signals of instructions aimed at the model (documented heuristics, offline) */
+        PromptInjectionGuardrailCheck: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "prompt_injection";
+            /** @description Score (sum of the signals' weights) from which the text counts as an injection; default 3 */
+            threshold?: number;
         };
         PublishServerlessToolRequest: {
             /** @description The current version you expect (optimistic lock) */
@@ -4347,6 +4457,16 @@ export interface components {
             jitterSeconds?: number;
         };
         Scorer: components["schemas"]["ContainsScorer"] | components["schemas"]["ExactMatchScorer"] | components["schemas"]["RegexScorer"] | components["schemas"]["JsonValidScorer"] | components["schemas"]["NotEmptyScorer"] | components["schemas"]["LlmJudgeScorer"] | components["schemas"]["TrajectoryScorer"] | components["schemas"]["CallCountScorer"] | components["schemas"]["CostScorer"] | components["schemas"]["LatencyScorer"];
+        /** @description API keys of known shapes, private keys, JSON Web Tokens and high-entropy tokens, found offline */
+        SecretsGuardrailCheck: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "secrets";
+            /** @description Also flag long random-looking tokens (high Shannon entropy) that match no known shape; default true */
+            entropy?: boolean;
+        };
         /** @description Serverless tool: an HTTP endpoint exposed to agents as a tool, versioned like agents */
         ServerlessTool: {
             /** @description `stool_` id */
@@ -4431,7 +4551,7 @@ export interface components {
              * @description Null until a turn has ended
              * @enum {string|null}
              */
-            stopReason: "end_turn" | "requires_action" | "interrupted" | "max_turns" | "error" | null;
+            stopReason: "end_turn" | "requires_action" | "interrupted" | "max_turns" | "error" | "guardrail_blocked" | null;
             pendingActions: {
                 /** @description `id` of the tool-use event to answer */
                 toolUseId: string;
@@ -4573,6 +4693,20 @@ export interface components {
             /** @description For `tool_input`: the tool being called */
             toolName?: string;
         };
+        /** @description The deltas of a model call are withdrawn (ephemeral, not a log entry) */
+        SessionDeltaWithdrawn: {
+            /** @enum {string} */
+            type: "agent.delta_withdrawn";
+            /** @description The `afterSeq` of the withdrawn deltas */
+            afterSeq: number;
+            /** @description The `call` of the withdrawn deltas */
+            call: number;
+            /**
+             * @description `guardrail_blocked`: the reply is not written; `guardrail_redacted`: its `agent.message` is redacted
+             * @enum {string}
+             */
+            reason: "guardrail_blocked" | "guardrail_redacted";
+        };
         /** @description The turn failed; a `session.status_idle` with stop reason `error` follows */
         SessionErrorEvent: {
             /** @description Position in the log: 1, 2, 3… without gaps */
@@ -4605,8 +4739,77 @@ export interface components {
             /** @description Pass as the next `afterSeq`: the `seq` of the last entry returned, or the `afterSeq` sent when none */
             nextAfterSeq: number;
         };
+        /** @description A guardrail's decision: what it checked, what it found (offsets and kinds, never the values) and what it did */
+        SessionGuardrailEvent: {
+            /** @description Position in the log: 1, 2, 3… without gaps */
+            seq: number;
+            /** @description `evt_` id; a tool use is answered by the id of its event */
+            id: string;
+            /**
+             * @description Entry type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "session.guardrail";
+            /**
+             * Format: date-time
+             * @description When the entry was appended
+             */
+            createdAt: string;
+            /** @description The guardrail's name (its `name`, else `<stage>.<check type>`) */
+            guardrail: string;
+            /**
+             * @description `input`: user messages before the model sees them; `tool_result`: what a tool returns before the model sees it; `output`: the model's text before it is written to the log (and so before anyone reads it as final)
+             * @enum {string}
+             */
+            stage: "input" | "tool_result" | "output";
+            /**
+             * @description The check's type
+             * @enum {string}
+             */
+            check: "pii" | "secrets" | "prompt_injection" | "length" | "language" | "moderation" | "llm_judge";
+            /**
+             * @description The guardrail's action (what was done when `triggered`)
+             * @enum {string}
+             */
+            action: "block" | "redact" | "flag";
+            /** @description The check found something and the action was taken; `false` only for model-backed checks, whose every run is recorded with its usage */
+            triggered: boolean;
+            /** @description `seq` of the entry checked (a `user.message`, or the tool result / `agent.message` written with it) */
+            targetSeq?: number;
+            /** @description `tool_result` stage: the tool use whose result was checked */
+            toolUseId?: string;
+            /** @description Where the findings are in the checked text (never their values) */
+            spans: {
+                /** @description Offset of the first character (UTF-16 code units) in the checked text */
+                start: number;
+                /** @description Offset just past the last character */
+                end: number;
+                /** @description What was found: `email`, `card_number`, `api_key`, `private_key`, `instruction_override`… */
+                kind: string;
+            }[];
+            /** @description `redact`: true when the log keeps the text as it was (only the model is sent the redacted text), false when the entry checked holds the redacted text */
+            originalKept?: boolean;
+            /** @description `prompt_injection`: the signals' score; `llm_judge`: the judge's score; `moderation`: the top score */
+            score?: number;
+            /** @description `moderation`: the categories that counted */
+            categories?: string[];
+            /** @description `language`: the language detected (ISO 639-3) */
+            language?: string;
+            /** @description `llm_judge`: the judge's reason (model-written, at most 500 characters) */
+            reason?: string;
+            /** @description Model-backed checks: the call, counted on usage and budgets like every model call */
+            usage?: {
+                /** @description `provider/model` called */
+                model: string;
+                modelCalls: number;
+                inputTokens: number;
+                outputTokens: number;
+            };
+            /** @description Model-backed checks: estimated cost; null when unknown */
+            costUsd?: number | null;
+        };
         /** @description Session log entry, discriminated on `type`. A newer server may add entry types (with `seq`, `id`, `type`, `createdAt` and their own fields): keep a default branch. */
-        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["AgentThinkingEvent"] | components["schemas"]["SessionCompactionEvent"] | components["schemas"]["SessionOutcomeEvaluationEvent"];
+        SessionLogEvent: components["schemas"]["UserMessageEvent"] | components["schemas"]["UserInterruptEvent"] | components["schemas"]["UserToolConfirmationEvent"] | components["schemas"]["UserCustomToolResultEvent"] | components["schemas"]["SessionStatusRunningEvent"] | components["schemas"]["SessionStatusIdleEvent"] | components["schemas"]["SessionErrorEvent"] | components["schemas"]["SessionMcpServerUnavailableEvent"] | components["schemas"]["AgentMessageEvent"] | components["schemas"]["AgentToolUseEvent"] | components["schemas"]["AgentMcpToolUseEvent"] | components["schemas"]["AgentCustomToolUseEvent"] | components["schemas"]["AgentToolResultEvent"] | components["schemas"]["AgentMcpToolResultEvent"] | components["schemas"]["AgentUsageEvent"] | components["schemas"]["AgentThinkingEvent"] | components["schemas"]["SessionCompactionEvent"] | components["schemas"]["SessionOutcomeEvaluationEvent"] | components["schemas"]["SessionGuardrailEvent"];
         /** @description An MCP server's tools could not be listed; the turn goes on without them */
         SessionMcpServerUnavailableEvent: {
             /** @description Position in the log: 1, 2, 3… without gaps */
@@ -4710,7 +4913,7 @@ export interface components {
              * @description Why the turn ended
              * @enum {string}
              */
-            stopReason: "end_turn" | "requires_action" | "interrupted" | "max_turns" | "error";
+            stopReason: "end_turn" | "requires_action" | "interrupted" | "max_turns" | "error" | "guardrail_blocked";
             /** @description Only with `requires_action`: the tool uses waiting for an answer */
             pendingActions?: {
                 /** @description `id` of the tool-use event to answer */
@@ -5064,6 +5267,8 @@ export interface components {
                 speed?: number;
             };
             metadata?: components["schemas"]["Metadata"];
+            /** @description Checks on the agent's inputs, tool results and outputs, run in order (docs/guardrails.md) */
+            guardrails?: components["schemas"]["Guardrail"][];
         };
         /** @description Only the fields present change (`agentId` cannot). References that actually changed are validated again; an unchanged pin of an agent archived since does not block the edit */
         UpdateAutomationRequest: {
@@ -5155,7 +5360,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types to receive, or `["*"]` for all (including types added later) */
-            events?: (("session.idle" | "session.requires_action" | "session.error" | "session.outcome_evaluated" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
+            events?: (("session.idle" | "session.requires_action" | "session.error" | "session.outcome_evaluated" | "session.guardrail" | "automation.run.started" | "automation.run.error" | "experiment.completed" | "experiment.failed" | "webhook.test") | "*")[];
             description?: string | null;
             /** @description Only events of these projects; null or absent: every project of the workspace */
             projectIds?: string[] | null;
@@ -7117,6 +7322,28 @@ export interface operations {
                      *         "property1": "string",
                      *         "property2": "string"
                      *       },
+                     *       "guardrails": [
+                     *         {
+                     *           "name": "a",
+                     *           "stage": "input",
+                     *           "check": {
+                     *             "type": "pii",
+                     *             "kinds": [
+                     *               "email"
+                     *             ],
+                     *             "patterns": [
+                     *               {
+                     *                 "name": "a",
+                     *                 "pattern": "string",
+                     *                 "flags": ""
+                     *               }
+                     *             ],
+                     *             "phoneRegion": "AA"
+                     *           },
+                     *           "action": "block",
+                     *           "keepOriginal": true
+                     *         }
+                     *       ],
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -7366,6 +7593,28 @@ export interface operations {
                      *         "property1": "string",
                      *         "property2": "string"
                      *       },
+                     *       "guardrails": [
+                     *         {
+                     *           "name": "a",
+                     *           "stage": "input",
+                     *           "check": {
+                     *             "type": "pii",
+                     *             "kinds": [
+                     *               "email"
+                     *             ],
+                     *             "patterns": [
+                     *               {
+                     *                 "name": "a",
+                     *                 "pattern": "string",
+                     *                 "flags": ""
+                     *               }
+                     *             ],
+                     *             "phoneRegion": "AA"
+                     *           },
+                     *           "action": "block",
+                     *           "keepOriginal": true
+                     *         }
+                     *       ],
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -7615,6 +7864,28 @@ export interface operations {
                      *         "property1": "string",
                      *         "property2": "string"
                      *       },
+                     *       "guardrails": [
+                     *         {
+                     *           "name": "a",
+                     *           "stage": "input",
+                     *           "check": {
+                     *             "type": "pii",
+                     *             "kinds": [
+                     *               "email"
+                     *             ],
+                     *             "patterns": [
+                     *               {
+                     *                 "name": "a",
+                     *                 "pattern": "string",
+                     *                 "flags": ""
+                     *               }
+                     *             ],
+                     *             "phoneRegion": "AA"
+                     *           },
+                     *           "action": "block",
+                     *           "keepOriginal": true
+                     *         }
+                     *       ],
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -7863,6 +8134,28 @@ export interface operations {
                      *         "property1": "string",
                      *         "property2": "string"
                      *       },
+                     *       "guardrails": [
+                     *         {
+                     *           "name": "a",
+                     *           "stage": "input",
+                     *           "check": {
+                     *             "type": "pii",
+                     *             "kinds": [
+                     *               "email"
+                     *             ],
+                     *             "patterns": [
+                     *               {
+                     *                 "name": "a",
+                     *                 "pattern": "string",
+                     *                 "flags": ""
+                     *               }
+                     *             ],
+                     *             "phoneRegion": "AA"
+                     *           },
+                     *           "action": "block",
+                     *           "keepOriginal": true
+                     *         }
+                     *       ],
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "archivedAt": "2019-08-24T14:15:22Z"
@@ -8262,6 +8555,28 @@ export interface operations {
                      *             "property1": "string",
                      *             "property2": "string"
                      *           },
+                     *           "guardrails": [
+                     *             {
+                     *               "name": "a",
+                     *               "stage": "input",
+                     *               "check": {
+                     *                 "type": "pii",
+                     *                 "kinds": [
+                     *                   "email"
+                     *                 ],
+                     *                 "patterns": [
+                     *                   {
+                     *                     "name": "a",
+                     *                     "pattern": "string",
+                     *                     "flags": ""
+                     *                   }
+                     *                 ],
+                     *                 "phoneRegion": "AA"
+                     *               },
+                     *               "action": "block",
+                     *               "keepOriginal": true
+                     *             }
+                     *           ],
                      *           "createdAt": "2019-08-24T14:15:22Z",
                      *           "updatedAt": "2019-08-24T14:15:22Z",
                      *           "archivedAt": "2019-08-24T14:15:22Z"
@@ -10358,7 +10673,9 @@ export interface operations {
              *     With `deltas=true` the stream also carries the reply as the model writes it: `event: agent.delta` frames without
              *     `id:` whose `data:` is a SessionDelta (text, reasoning, or tool-call input fragments of one model call). They are
              *     best effort and ephemeral (not log entries, not replayed on resume); the `agent.message` entry that follows is
-             *     authoritative. Without `deltas=true` the stream is exactly the log entries.
+             *     authoritative. When an output guardrail blocks or redacts the reply, an `event: agent.delta_withdrawn` frame (data:
+             *     a SessionDeltaWithdrawn) follows its deltas: take the streamed text back. Without `deltas=true` the stream is
+             *     exactly the log entries.
              */
             200: {
                 headers: {

@@ -1,5 +1,5 @@
 import { apiErrorOf, ConnectionError } from "../errors.js";
-import type { SessionDelta, SessionLogEvent } from "../generated/api.js";
+import type { SessionDelta, SessionDeltaWithdrawn, SessionLogEvent } from "../generated/api.js";
 import { fillPath } from "../request-path.js";
 import { backoffDelay, sleep } from "../retry.js";
 import { parseSse } from "../sse.js";
@@ -20,13 +20,15 @@ export interface FollowOptions {
   projectId?: string;
   /**
    * Also yield `agent.delta` events (the reply as the model writes it). Best effort and ephemeral: not log entries,
-   * not replayed after a reconnection; the `agent.message` entry that follows is authoritative.
+   * not replayed after a reconnection; the `agent.message` entry that follows is authoritative. An
+   * `agent.delta_withdrawn` event says an output guardrail blocked or redacted the reply those deltas made: take the
+   * streamed text back.
    */
   deltas?: boolean;
 }
 
-/** What a follower with `deltas: true` yields: log entries and live deltas (tell them apart by `type`). */
-export type FollowItem = SessionLogEvent | SessionDelta;
+/** What a follower with `deltas: true` yields: log entries, live deltas and withdrawals (tell them apart by `type`). */
+export type FollowItem = SessionLogEvent | SessionDelta | SessionDeltaWithdrawn;
 
 export interface FollowClient {
   config: TransportConfig;
@@ -68,7 +70,7 @@ async function* followItems(
   client: FollowClient,
   sessionId: string,
   options: FollowOptions,
-): AsyncGenerator<SessionLogEvent | SessionDelta, void, undefined> {
+): AsyncGenerator<FollowItem, void, undefined> {
   const { config } = client;
   const projectId = await client.projectId(options);
   const path = fillPath(STREAM_PATH, { projectId, id: sessionId });
@@ -110,6 +112,9 @@ async function* followItems(
           if (message.id === undefined) {
             // A live delta (no `id:`): passed on as is, never counted as a position.
             if (options.deltas && message.event === "agent.delta") yield JSON.parse(message.data) as SessionDelta;
+            if (options.deltas && message.event === "agent.delta_withdrawn") {
+              yield JSON.parse(message.data) as SessionDeltaWithdrawn;
+            }
             continue;
           }
           const event = JSON.parse(message.data) as SessionLogEvent;

@@ -1,4 +1,9 @@
-import type { AgentMessageEvent, SessionDelta, SessionStatusIdleEvent } from "../generated/api.js";
+import type {
+  AgentMessageEvent,
+  SessionDelta,
+  SessionDeltaWithdrawn,
+  SessionStatusIdleEvent,
+} from "../generated/api.js";
 import { type FollowClient, followSession } from "./follow.js";
 import type { SessionsResource } from "./sessions-resource.js";
 
@@ -9,6 +14,11 @@ export interface StreamReplyOptions {
   onText?: (delta: string, snapshot: string) => void;
   /** Called with every delta (text, reasoning, tool-call input). */
   onDelta?: (delta: SessionDelta) => void;
+  /**
+   * Called when an output guardrail blocked or redacted the reply being streamed: remove the text shown so far (a
+   * redacted reply then arrives as its `agent.message`; a blocked one never does).
+   */
+  onWithdrawn?: (withdrawn: SessionDeltaWithdrawn) => void;
   signal?: AbortSignal;
   projectId?: string;
 }
@@ -58,6 +68,9 @@ export async function streamReply(
       }
       snapshot += delta.delta;
       options.onText?.(delta.delta, snapshot);
+    } else if (item.type === "agent.delta_withdrawn") {
+      options.onWithdrawn?.(item as SessionDeltaWithdrawn);
+      snapshot = "";
     } else if (item.type === "agent.message") {
       message = item as AgentMessageEvent;
       text = snapshot;

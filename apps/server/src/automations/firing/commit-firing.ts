@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { AppContext } from "../../context.js";
+import { redactsStoredInput } from "../../guardrails/index.js";
 import { AppError } from "../../http/app-error.js";
 import { insertSession } from "../../sessions/index.js";
 import { publishWebhookEvent } from "../../webhooks/index.js";
@@ -47,6 +48,8 @@ export async function commitFiring(
       events: [{ type: "user.message", content: [{ type: "text", text: row.prompt }] }],
       parentSessionId: null,
       ...(row.outcome ? { loop: { outcome: row.outcome } } : {}),
+      // Messages posted to the session later are redacted where they are stored (the prompt is the automation's own).
+      screensInput: redactsStoredInput(prepared.agent.config.guardrails ?? []),
     });
   } catch (error) {
     if (!(error instanceof AppError && error.code === "budget.exceeded")) throw error;

@@ -2,6 +2,7 @@ import { type AgentTask, OUTCOME_DEFAULT_REVISIONS } from "@agent-platform/contr
 import type pg from "pg";
 import type { LoadedAgentVersion } from "../../agents/index.js";
 import type { AppContext } from "../../context.js";
+import { redactsStoredInput } from "../../guardrails/index.js";
 import { insertSession, resolveExecutionSettings } from "../../sessions/index.js";
 import type { CaseRow, ExperimentRow } from "../serialize.js";
 
@@ -31,6 +32,7 @@ export async function createCaseSession(
     settings,
     events: [{ type: "user.message", content: [{ type: "text", text: row.input }] }],
     parentSessionId: null,
+    screensInput: redactsStoredInput(agent.config.guardrails ?? []),
     ...(row.conversation ? { history: row.conversation } : {}),
     loop: {
       operator: false,

@@ -83,6 +83,10 @@ function createInstruments() {
       description: "Duration of tool calls, by tool and outcome",
       unit: "s",
     }),
+    guardrailDecisions: meter.createCounter("agent_platform.guardrail.decisions", {
+      description: "Guardrails that triggered, by stage, check and action",
+      unit: "{decision}",
+    }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { RosterEntry } from "@agent-platform/contract";
 import { loadAgentVersion } from "../../agents/index.js";
 import type { AppContext } from "../../context.js";
+import { redactsStoredInput } from "../../guardrails/index.js";
 import { AppError } from "../../http/app-error.js";
 import type { Claim } from "../../jobs/index.js";
 import { inTransaction } from "../../lib/transaction.js";
@@ -80,6 +81,7 @@ export async function createChildSession(
         settings,
         events: [{ type: "user.message", content: [{ type: "text", text: taskMessage(input.task, entry) }] }],
         parentSessionId: coordinator.id,
+        screensInput: redactsStoredInput(agent.config.guardrails ?? []),
         loop: {
           operator: background,
           readonly: entry.readonly === true,

@@ -3,7 +3,8 @@ import { callModel, type ModelSpec, modelCatalogueOf, parseModelSpec, usageAccou
 import type { StoredEvent } from "../../sessions/index.js";
 import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { COMPACTION, contextSettingsOf, latestCompaction } from "./context-view.js";
-import { contentText, EV } from "./events.js";
+import { EV } from "./events.js";
+import { inputDecisions, userTextForModel } from "./guarded-view.js";
 import type { ModelStep } from "./log-state.js";
 import type { SessionPass } from "./pass.js";
 
@@ -32,9 +33,12 @@ function clip(text: string, max = ITEM_CHARS): string {
 
 function itemsAfter(log: readonly StoredEvent[], steps: readonly ModelStep[], after: number): Item[] {
   const items: Item[] = [];
+  const guarded = inputDecisions(log);
   for (const event of log) {
     if (event.type === EV.userMessage && event.seq > after) {
-      items.push({ pos: event.seq, key: event.seq, text: `User: ${clip(contentText(event.content))}`, complete: true });
+      // What input guardrails let the model see (a blocked message is summarised as withheld).
+      const text = userTextForModel(event, guarded) ?? "[withheld by a guardrail]";
+      items.push({ pos: event.seq, key: event.seq, text: `User: ${clip(text)}`, complete: true });
     } else if (event.type === EV.outcomeEvaluation && event.revise === true && event.seq > after) {
       // An outcome's feedback is an input the model was sent, like a user message.
       items.push({ pos: event.seq, key: event.seq, text: `User: ${clip(String(event.feedback))}`, complete: true });

@@ -2,6 +2,7 @@ import type { ConversationMessage } from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
 import { buildConversation } from "./conversation.js";
 import { contentText, EV, textContent } from "./events.js";
+import { inputDecisions, userTextForModel } from "./guarded-view.js";
 import type { ModelStep } from "./log-state.js";
 
 /** Log entry type of a compaction (docs/sessions.md, "Long sessions"). */
@@ -96,6 +97,7 @@ export function conversationView(
 ): ConversationMessage[] {
   const compaction = latestCompaction(log);
   const refused = refusedInputs(log);
+  const guarded = inputDecisions(log);
   const after = compaction?.toSeq ?? 0;
   const events: StoredEvent[] = [];
   for (const event of log) {
@@ -107,11 +109,14 @@ export function conversationView(
     }
     if (event.type !== EV.userMessage) continue;
     const note = refused.get(event.seq);
-    events.push(
-      note === undefined
-        ? event
-        : { ...event, content: [{ type: "text", text: `[This message was not read: ${note}]` }] },
-    );
+    if (note === undefined) {
+      // Input guardrails: a blocked message is never sent; a redaction whose original the log keeps is applied.
+      const text = guarded ? userTextForModel(event, guarded) : undefined;
+      if (text === null) continue;
+      events.push(text === undefined ? event : { ...event, content: textContent(text) });
+      continue;
+    }
+    events.push({ ...event, content: [{ type: "text", text: `[This message was not read: ${note}]` }] });
   }
   const kept = steps.filter((s) => s.firstSeq > after);
   const messages = buildConversation(events, kept);

@@ -1,6 +1,7 @@
 import type { ConversationMessage, ConversationToolResult } from "../../models/index.js";
 import type { StoredEvent } from "../../sessions/index.js";
 import { contentText, EV } from "./events.js";
+import { inputDecisions, userTextForModel } from "./guarded-view.js";
 import { asRecord, type ModelStep } from "./log-state.js";
 
 /**
@@ -12,9 +13,12 @@ export function buildConversation(events: readonly StoredEvent[], steps: readonl
   type Item = { pos: number; order: number; message?: string; step?: ModelStep };
   const items: Item[] = [];
   let order = 0;
+  // Input guardrails: blocked messages are never sent, redactions whose original the log keeps are applied.
+  const guarded = inputDecisions(events);
   for (const event of events) {
-    if (event.type === EV.userMessage)
-      items.push({ pos: event.seq, order: order++, message: contentText(event.content) });
+    if (event.type !== EV.userMessage) continue;
+    const message = userTextForModel(event, guarded);
+    if (message !== null) items.push({ pos: event.seq, order: order++, message });
   }
   for (const step of steps) items.push({ pos: step.contextSeq + 0.5, order: order++, step });
   items.sort((a, b) => a.pos - b.pos || a.order - b.order);

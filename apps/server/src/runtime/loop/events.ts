@@ -22,6 +22,7 @@ export const EV = {
   mcpServerUnavailable: "session.mcp_server_unavailable",
   compaction: "session.compaction",
   outcomeEvaluation: "session.outcome_evaluation",
+  guardrail: "session.guardrail",
 } as const;
 
 export interface TextPart {

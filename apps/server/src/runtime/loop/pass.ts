@@ -20,6 +20,7 @@ import {
 import { type SessionRuntimeInfo, sessionRuntimeInfo, type ToolResult } from "../tools/types.js";
 import type { LoopDeps } from "./deps.js";
 import { errorEvent, idleEvent, runningPlan } from "./events.js";
+import { TurnDecisions } from "./guardrail-webhooks.js";
 import type { InterruptWatch } from "./interrupt-watch.js";
 import type { LogState, ToolUseState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
@@ -59,6 +60,8 @@ export class SessionPass {
    * statement while nothing else was appended in between.
    */
   private headSeq = 0;
+  /** Guardrail decisions of the turn, published as webhook events when it ends. */
+  private readonly decisions = new TurnDecisions();
   /** A reservation given back is recorded while the loop goes on, and awaited before the next budget check. */
   recording: Promise<void> = Promise.resolve();
   private agent: AgentConfig | undefined;
@@ -129,7 +132,7 @@ export class SessionPass {
         this.interrupts.known(head + p.events.length);
         return p;
       },
-      this.deps.onIdle,
+      this.decisions.hook(this.ctx, this.log, this.deps.onIdle),
       { lastSeq: this.headSeq, workspaceId: this.info.workspaceId },
     );
     // Followers of the session in this process send what the commit stored without reading it back.
@@ -138,6 +141,7 @@ export class SessionPass {
       commit.then((c) => c.stored),
     );
     if ((await commit).released) this.released = true;
+    this.decisions.track(stored);
     const { head, plan: made } = committed!;
     this.headSeq = head + made.events.length;
     if (made.pendingActionsOnly) this.headPending = made.pendingActionsOnly;
@@ -146,9 +150,11 @@ export class SessionPass {
     return stored;
   }
 
-  append(events: NewEvent[], status?: StatusChange): Promise<StoredEvent[]> {
+  append(events: NewEvent[], status?: StatusChange, usage?: CommittedUsage): Promise<StoredEvent[]> {
     const endsTurn = status?.status === "idle" && status.stopReason !== "requires_action";
-    return this.commit(() => ({ events, ...(status ? { status } : {}) }), { mayEndTurn: endsTurn });
+    return this.commit(() => ({ events, ...(status ? { status } : {}), ...(usage ? { usage } : {}) }), {
+      mayEndTurn: endsTurn,
+    });
   }
 
   /** Ends the turn with `session.error`. */

@@ -15,6 +15,8 @@ import { CompactionRefused } from "./compaction.js";
 import { makeRoom, planPrompt } from "./context-limit.js";
 import { keepCutReply } from "./cut-reply.js";
 import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
+import { screenInput } from "./guard-input.js";
+import { outputDecisionEvents, screenOutput, withGuardrailUsage } from "./guard-output.js";
 import { liveReplyFor } from "./live-reply.js";
 import type { LogState } from "./log-state.js";
 import { loopMetrics } from "./metrics.js";
@@ -69,6 +71,8 @@ export async function callModelStep(
   const spec = pass.modelSpec(config);
   if ("code" in spec) return fail(spec.code, spec.message);
   await pass.recording;
+  const screened = await screenInput(pass, state, config, running, stepSignal);
+  if (screened !== "go") return screened;
   try {
     const outcome = await modelCall(pass, state, spec, stepSignal, running);
     if ("ended" in outcome) {
@@ -147,6 +151,7 @@ async function modelCall(
   const started = performance.now();
   const model = formatModelSpec(spec);
   const live = liveReplyFor(pass, state);
+  const streamed = live ? { afterSeq: state.lastSeq, call: state.modelCallsInTurn + 1 } : undefined;
   const call = inSpan("model.call", { "gen_ai.request.model": model, "session.id": pass.info.id }, async (span) => {
     const result = await callModel({
       spec,
@@ -196,13 +201,7 @@ async function modelCall(
   // What the call had in its context (`openTurn` counts its own entry when nothing came in between).
   const contextSeq = state.lastSeq;
   const accounting = usageAccounting(pricing, result.usage);
-  const events: NewEvent[] = [];
-  const reportedMcpFailures = !pass.mcpFailuresReported;
-  if (reportedMcpFailures) events.push(...tools.mcpFailures.map(mcpServerUnavailableEvent));
-  for (const part of result.reasoning ?? []) events.push({ type: EV.thinking, payload: { ...part } });
-  if (result.text.length > 0) events.push({ type: EV.agentMessage, payload: { content: textContent(result.text) } });
-  for (const toolCall of result.toolCalls) events.push(toolUseEvent(tools, toolCall.name, toolCall.input));
-  events.push({
+  const usageEntry: NewEvent = {
     type: EV.usage,
     payload: {
       model: formatModelSpec(spec),
@@ -211,19 +210,50 @@ async function modelCall(
       ...accounting,
       contextSeq,
     },
+  };
+  const callUsage = pass.modelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
+  callUsage.usages.push(
+    ...costSettlement(accounting.costUsd, reserved !== null ? (cost.reserve[0]?.amount ?? 0) : null),
+  );
+  // Output guardrails see the whole reply before any of it is written; a blocked reply is not written at all.
+  const guarded = await screenOutput(pass, config, result.text, streamed, stepSignal).catch(async (error) => {
+    // Stopped while the reply was checked (an interrupt): the reply is not written, the call's usage is.
+    await pass.append([usageEntry], undefined, callUsage).catch(() => {});
+    throw error;
   });
+  const stopped = guarded?.stop;
+  const text = guarded ? guarded.text : result.text;
+  const events: NewEvent[] = [];
+  const reportedMcpFailures = !pass.mcpFailuresReported;
+  if (reportedMcpFailures) events.push(...tools.mcpFailures.map(mcpServerUnavailableEvent));
+  let messageAt: number | undefined;
+  if (!stopped) {
+    for (const part of result.reasoning ?? []) events.push({ type: EV.thinking, payload: { ...part } });
+    if (text.length > 0) {
+      messageAt = events.length;
+      events.push({ type: EV.agentMessage, payload: { content: textContent(text) } });
+    }
+    for (const toolCall of result.toolCalls) events.push(toolUseEvent(tools, toolCall.name, toolCall.input));
+  }
+  events.push(usageEntry);
   // A final answer with nothing new in the log since the call started ends the turn in the same transaction (unless
   // an outcome grades it first).
   let ended = false;
-  const final = result.toolCalls.length === 0 && !pass.settings.outcome;
-  const usage = pass.modelUsage(result.usage.inputTokens + result.usage.outputTokens, reserved);
-  usage.usages.push(...costSettlement(accounting.costUsd, reserved !== null ? (cost.reserve[0]?.amount ?? 0) : null));
+  const final = stopped !== undefined || (result.toolCalls.length === 0 && !pass.settings.outcome);
+  const usage = withGuardrailUsage(callUsage, guarded?.usage);
   await pass.commit(
     (head) => {
+      if (stopped) {
+        ended = true;
+        return { events: [...events, ...stopped.events], status: idleStatus(stopped.stopReason), usage };
+      }
+      const decided = guarded
+        ? outputDecisionEvents(guarded, messageAt !== undefined ? head + 1 + messageAt : undefined)
+        : [];
       ended = final && head === contextSeq;
       return ended
-        ? { events: [...events, idleEvent("end_turn")], status: idleStatus("end_turn"), usage }
-        : { events, usage };
+        ? { events: [...events, ...decided, idleEvent("end_turn")], status: idleStatus("end_turn"), usage }
+        : { events: [...events, ...decided], usage };
     },
     { mayEndTurn: final },
   );

@@ -1,4 +1,5 @@
 import { idleEvent, toolResultEvent } from "./events.js";
+import { commitScreenedResult, screenToolResult, toolResultGuardrails } from "./guard-tool-result.js";
 import type { LogState, NextAction } from "./log-state.js";
 import { idleStatus, type SessionPass } from "./pass.js";
 import type { StepOutcome } from "./step-call-model.js";
@@ -15,16 +16,24 @@ export async function runToolsStep(
   stepSignal: AbortSignal,
 ): Promise<StepOutcome> {
   await pass.openTurn(state);
-  for (const use of next.toolUses) {
+  const guardrails = await toolResultGuardrails(pass, await pass.loadAgent());
+  for (const [index, use] of next.toolUses.entries()) {
     if (stepSignal.aborted) break;
-    const result =
-      use.requiresConfirmation && use.confirmation && !use.confirmation.allow
-        ? { content: use.confirmation.denyMessage ?? DEFAULT_DENY_MESSAGE, isError: true }
-        : await pass.executeToolUse(use, stepSignal);
+    const denied = use.requiresConfirmation && use.confirmation && !use.confirmation.allow;
+    const result = denied
+      ? { content: use.confirmation?.denyMessage ?? DEFAULT_DENY_MESSAGE, isError: true }
+      : await pass.executeToolUse(use, stepSignal);
     if (stepSignal.aborted) break;
-    await pass.append([
-      toolResultEvent(use, result.content, result.isError, "parts" in result ? result.parts : undefined),
-    ]);
+    if (denied || guardrails.length === 0) {
+      await pass.append([
+        toolResultEvent(use, result.content, result.isError, "parts" in result ? result.parts : undefined),
+      ]);
+      continue;
+    }
+    // Tool-result guardrails: what the tool brought back is checked before it is written (and so before it is sent).
+    const screen = await screenToolResult(pass, await pass.loadAgent(), guardrails, use, result, stepSignal);
+    if (stepSignal.aborted) break;
+    if (await commitScreenedResult(pass, use, screen, next.toolUses.slice(index + 1))) return "settled";
   }
   return "again";
 }

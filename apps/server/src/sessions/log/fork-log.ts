@@ -82,6 +82,8 @@ export interface NewFork {
   title?: string | null;
   /** Replaces the model in the fork's loop settings; absent: the source's loop settings as they are. */
   model?: ModelRef;
+  /** Posted messages are screened where they are stored (guardrails of another agent version); absent: the source's. */
+  screensInput?: boolean;
 }
 
 /**
@@ -103,9 +105,11 @@ export async function insertFork(client: pg.PoolClient, fork: NewFork): Promise<
   const { rows } = await client.query<SessionRow>(
     `WITH created AS (
        INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
-         "environmentId", "vaultIds", "resources", "stopReason", "lastSeq", "forkedFromSessionId", "forkedFromSeq")
+         "environmentId", "vaultIds", "resources", "stopReason", "lastSeq", "forkedFromSessionId", "forkedFromSeq",
+         "screensInput")
        SELECT $1, s."projectId", s."workspaceId", $3, $4::int, CASE WHEN $5::boolean THEN s."title" ELSE $6 END,
-         s."metadata", s."environmentId", s."vaultIds", s."resources", $7, $8::int, s."id", $8::int
+         s."metadata", s."environmentId", s."vaultIds", s."resources", $7, $8::int, s."id", $8::int,
+         COALESCE($9::boolean, s."screensInput")
        FROM sessions s WHERE s."id" = $2
        RETURNING ${SESSION_COLUMNS}
      ), copied AS (
@@ -123,6 +127,7 @@ export async function insertFork(client: pg.PoolClient, fork: NewFork): Promise<
       keepTitle ? null : fork.title,
       fork.point.stopReason,
       fork.atSeq,
+      fork.screensInput ?? null,
     ],
   );
   // The source was deleted since its fork point was read: nothing was written.
@@ -135,9 +140,9 @@ export async function insertFork(client: pg.PoolClient, fork: NewFork): Promise<
 async function copyLoopSettings(client: pg.PoolClient, sourceId: string, forkId: string, model?: ModelRef) {
   const modelJson = model === undefined ? null : JSON.stringify(model);
   await client.query(
-    `INSERT INTO session_loop_settings ("sessionId", "operator", "maxModelCalls", "readonly", "model")
+    `INSERT INTO session_loop_settings ("sessionId", "operator", "maxModelCalls", "readonly", "model", "guardrails")
      SELECT $2, COALESCE(l."operator", true), l."maxModelCalls", COALESCE(l."readonly", false),
-       COALESCE($3::jsonb, l."model")
+       COALESCE($3::jsonb, l."model"), l."guardrails"
      FROM (SELECT 1) one LEFT JOIN session_loop_settings l ON l."sessionId" = $1
      WHERE l."sessionId" IS NOT NULL OR $3::jsonb IS NOT NULL`,
     [sourceId, forkId, modelJson],

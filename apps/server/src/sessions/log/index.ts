@@ -17,7 +17,7 @@ export {
 export { appendEvents, type EventRow, type NewEvent, readEvents, type StoredEvent, toWireEvent } from "./event-log.js";
 export { type ForkPoint, insertFork, type NewFork, readForkPoint } from "./fork-log.js";
 export { type HistoryTurn, historyEvents, historyLength } from "./history-events.js";
-export { type IngestResult, ingestEvents } from "./ingest-events.js";
+export { type IngestResult, type InputScreenOf, ingestEvents } from "./ingest-events.js";
 export { insertChildSession, insertSession, insertUnbudgetedSession, type NewSession } from "./insert-session.js";
 export { claimedTurnRow, type LoopSessionRow, loadLoopSession, sessionTurnPreload } from "./load-turn.js";
 export {
@@ -51,3 +51,4 @@ export { getSession, listSessionEvents, listSessionEventsJson, listSessions } fr
 export { type ExecutionSettings, type SessionRow, toSession } from "./session-row.js";
 export { readTurnForCase, type TurnForCase } from "./turn-for-case.js";
 export { requestTurn, SESSION_TURN_JOB, SESSION_TURN_KIND, turnDueInMs } from "./turn-job.js";
+export type { StoredInputScreen } from "./user-events.js";

@@ -44,7 +44,8 @@ export async function ingestInOneStatement(
   const append = appendCtes(at, {
     sessionIdSql: "$1",
     events: events.map(toNewEvent),
-    where: 'u."projectId" = $2 AND u."archivedAt" IS NULL',
+    // A session whose posted messages are screened where they are stored takes the transaction path.
+    where: 'u."projectId" = $2 AND u."archivedAt" IS NULL AND NOT u."screensInput"',
     bumpReturning: SESSION_COLUMNS,
     returning: `"seq", "id", "type", "idempotencyKey"${slot ? `, "payload", ${EVENT_CREATED_AT}` : ""}`,
   });

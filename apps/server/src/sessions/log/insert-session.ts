@@ -10,7 +10,7 @@ import { type SessionLoopSettings, saveSessionLoopSettings } from "./loop-settin
 import { initialOutcome } from "./outcome-state.js";
 import { type ExecutionSettings, SESSION_COLUMNS, type SessionRow } from "./session-row.js";
 import { insertClaimedTurn, requestTurn } from "./turn-job.js";
-import { appendUserEvents } from "./user-events.js";
+import { appendUserEvents, type StoredInputScreen } from "./user-events.js";
 
 /**
  * A session to insert, everything already resolved and checked (agent version, execution settings): a top-level
@@ -31,6 +31,9 @@ export interface NewSession {
   history?: readonly HistoryTurn[];
   /** How the loop runs it (`session_loop_settings`), written before its first turn is requested. */
   loop?: Partial<SessionLoopSettings>;
+  /** Posted messages are screened where they are stored (guardrails); `screen` screens `events`. */
+  screensInput?: boolean;
+  screen?: StoredInputScreen;
 }
 
 /** The meters a new session reserves (`sessions`) or must not have exhausted. */
@@ -45,7 +48,7 @@ const SESSION_METERS = ["sessions", "tokens", "model_calls", "cost_usd"] as cons
  */
 export async function insertUnbudgetedSession(
   pool: pg.Pool,
-  session: Omit<NewSession, "events" | "loop" | "history">,
+  session: Omit<NewSession, "events" | "loop" | "history" | "screen">,
   /** Also check the agent's head in the statement (it was not read): in the project, not archived, at the version. */
   assumedHead?: { pinned: boolean },
 ): Promise<SessionRow | null> {
@@ -69,11 +72,12 @@ export async function insertUnbudgetedSession(
     prepared(
       `WITH ${ctes}, created AS (
        INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
-         "environmentId", "vaultIds", "resources", "parentSessionId")
+         "environmentId", "vaultIds", "resources", "parentSessionId", "screensInput")
        SELECT ${at(newId("session"))}, ${at(session.projectId)}, ${at(session.workspaceId)}, ${at(session.agentId)},
          ${at(session.agentVersion)}::int, ${at(session.title)}, ${at(JSON.stringify(session.metadata))}::jsonb,
          ${at(session.settings.environmentId)}, ${at(session.settings.vaultIds)}::text[],
-         ${at(JSON.stringify(session.settings.resources))}::jsonb, ${at(session.parentSessionId)}
+         ${at(JSON.stringify(session.settings.resources))}::jsonb, ${at(session.parentSessionId)},
+         ${at(session.screensInput === true)}::boolean
        FROM unbudgeted WHERE unbudgeted."free"
        RETURNING ${SESSION_COLUMNS}
      )
@@ -137,8 +141,8 @@ function reserveSession(client: pg.PoolClient, session: NewSession): Promise<Bud
 async function writeSession(client: pg.PoolClient, id: string, session: NewSession): Promise<SessionRow> {
   const { rows } = await client.query<SessionRow>(
     `INSERT INTO sessions ("id", "projectId", "workspaceId", "agentId", "agentVersion", "title", "metadata",
-       "environmentId", "vaultIds", "resources", "parentSessionId", "outcome")
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::text[], $10::jsonb, $11, $12::jsonb)
+       "environmentId", "vaultIds", "resources", "parentSessionId", "outcome", "screensInput")
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::text[], $10::jsonb, $11, $12::jsonb, $13)
      RETURNING ${SESSION_COLUMNS}`,
     [
       id,
@@ -154,10 +158,11 @@ async function writeSession(client: pg.PoolClient, id: string, session: NewSessi
       session.parentSessionId,
       // A session with an outcome starts with its state pending (the loop writes it with the log from then on).
       session.loop?.outcome ? JSON.stringify(initialOutcome(session.loop.outcome.maxRevisions)) : null,
+      session.screensInput === true,
     ],
   );
   if (session.loop) await saveSessionLoopSettings(client, id, session.loop);
   if (session.history && session.history.length > 0) await appendEvents(client, id, historyEvents(session.history));
-  if (session.events.length > 0) await appendUserEvents(client, id, [], session.events);
+  if (session.events.length > 0) await appendUserEvents(client, id, [], session.events, session.screen);
   return rows[0]!;
 }

@@ -1,4 +1,4 @@
-import type { ModelRef, Scorer } from "@agent-platform/contract";
+import type { Guardrail, ModelRef, Scorer } from "@agent-platform/contract";
 import type pg from "pg";
 
 /**
@@ -23,6 +23,8 @@ export interface SessionLoopSettings {
   delegationRoot: string | null;
   /** Each turn's final answer is graded against these scorers and revised up to `maxRevisions` times (outcomes). */
   outcome: OutcomeDefinition | null;
+  /** Guardrails replacing the agent version's (`[]`: none); null: the agent version's. */
+  guardrails: Guardrail[] | null;
 }
 
 export interface OutcomeDefinition {
@@ -38,6 +40,7 @@ export const DEFAULT_LOOP_SETTINGS: SessionLoopSettings = {
   delegatedBy: null,
   delegationRoot: null,
   outcome: null,
+  guardrails: null,
 };
 
 type Queryable = Pick<pg.Pool, "query">;
@@ -46,7 +49,8 @@ type Queryable = Pick<pg.Pool, "query">;
 export function loopSettingsJsonSql(alias: string): string {
   return `CASE WHEN ${alias}."sessionId" IS NULL THEN NULL ELSE json_build_object('operator', ${alias}."operator",
     'maxModelCalls', ${alias}."maxModelCalls", 'readonly', ${alias}."readonly", 'model', ${alias}."model",
-    'delegatedBy', ${alias}."delegatedBy", 'delegationRoot', ${alias}."delegationRoot", 'outcome', ${alias}."outcome") END`;
+    'delegatedBy', ${alias}."delegatedBy", 'delegationRoot', ${alias}."delegationRoot", 'outcome', ${alias}."outcome",
+    'guardrails', ${alias}."guardrails") END`;
 }
 
 /**
@@ -64,12 +68,13 @@ export async function saveSessionLoopSettings(
   }
   await db.query(
     `INSERT INTO session_loop_settings
-       ("sessionId", "operator", "maxModelCalls", "readonly", "model", "delegatedBy", "delegationRoot", "outcome")
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb)
+       ("sessionId", "operator", "maxModelCalls", "readonly", "model", "delegatedBy", "delegationRoot", "outcome",
+        "guardrails")
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9::jsonb)
      ON CONFLICT ("sessionId") DO UPDATE SET "operator" = EXCLUDED."operator",
        "maxModelCalls" = EXCLUDED."maxModelCalls", "readonly" = EXCLUDED."readonly", "model" = EXCLUDED."model",
        "delegatedBy" = EXCLUDED."delegatedBy", "delegationRoot" = EXCLUDED."delegationRoot",
-       "outcome" = EXCLUDED."outcome"`,
+       "outcome" = EXCLUDED."outcome", "guardrails" = EXCLUDED."guardrails"`,
     [
       sessionId,
       s.operator,
@@ -79,13 +84,14 @@ export async function saveSessionLoopSettings(
       s.delegatedBy,
       s.delegationRoot,
       s.outcome === null ? null : JSON.stringify(s.outcome),
+      s.guardrails === null ? null : JSON.stringify(s.guardrails),
     ],
   );
 }
 
 export async function loadSessionLoopSettings(db: Queryable, sessionId: string): Promise<SessionLoopSettings> {
   const { rows } = await db.query<SessionLoopSettings>(
-    `SELECT "operator", "maxModelCalls", "readonly", "model", "delegatedBy", "delegationRoot", "outcome"
+    `SELECT "operator", "maxModelCalls", "readonly", "model", "delegatedBy", "delegationRoot", "outcome", "guardrails"
      FROM session_loop_settings
      WHERE "sessionId" = $1`,
     [sessionId],

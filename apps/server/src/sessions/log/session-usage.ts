@@ -21,7 +21,7 @@ const COLUMNS = [
 
 /**
  * The usage of the model calls among `events` (`agent.usage` entries, the call of a `session.compaction`, the judge
- * calls of a `session.outcome_evaluation`); null
+ * calls of a `session.outcome_evaluation`, the call of a model-backed `session.guardrail`); null
  * when there is none, so that commits without a model call write nothing more.
  */
 export function sessionUsageOf(events: readonly NewEvent[]): SessionUsageDelta | null {
@@ -32,7 +32,7 @@ export function sessionUsageOf(events: readonly NewEvent[]): SessionUsageDelta |
         ? event.payload
         : event.type === "session.compaction"
           ? (event.payload?.usage as Record<string, unknown> | undefined)
-          : event.type === "session.outcome_evaluation"
+          : event.type === "session.outcome_evaluation" || event.type === "session.guardrail"
             ? gradingUsage(event.payload)
             : undefined;
     if (!record) continue;

@@ -3,6 +3,15 @@ import type pg from "pg";
 import { AppError } from "../../http/app-error.js";
 import { appendEvents, type NewEvent } from "./event-log.js";
 
+/**
+ * Screens user events where they are stored (input guardrails that redact without keeping the original): the events
+ * to store, and, given the entries they were stored as, the entries to append after them (the decisions).
+ */
+export type StoredInputScreen = (events: UserEvent[]) => {
+  events: UserEvent[];
+  after: (stored: readonly { seq: number; id: string }[]) => NewEvent[];
+};
+
 /** The log entry of a user event: its fields without `type` (a column) and `idempotencyKey` (a column too). */
 export function toNewEvent(event: UserEvent): NewEvent {
   const { type, idempotencyKey, ...payload } = event;
@@ -27,6 +36,7 @@ export async function appendUserEvents(
   sessionId: string,
   pendingActions: PendingAction[],
   events: UserEvent[],
+  screen?: StoredInputScreen,
 ): Promise<{ acks: IngestedEvent[]; appended: number }> {
   const keys = events.flatMap((e) => (e.idempotencyKey !== undefined ? [e.idempotencyKey] : []));
   const existing = new Map<string, KeyedRow>();
@@ -40,10 +50,13 @@ export async function appendUserEvents(
   }
   const fresh = events.filter((e) => e.idempotencyKey === undefined || !existing.has(e.idempotencyKey));
   await checkAnswers(client, sessionId, pendingActions, fresh);
-  const stored = await appendEvents(client, sessionId, fresh.map(toNewEvent));
+  const screened = screen && fresh.length > 0 ? screen(fresh) : undefined;
+  const stored = await appendEvents(client, sessionId, (screened?.events ?? fresh).map(toNewEvent));
   if (stored.length !== fresh.length) {
     throw new Error(`Session ${sessionId} vanished while its events were appended`);
   }
+  const decisions = screened?.after(stored) ?? [];
+  if (decisions.length > 0) await appendEvents(client, sessionId, decisions);
   let next = 0;
   const acks = events.map((event): IngestedEvent => {
     const key = event.idempotencyKey;
