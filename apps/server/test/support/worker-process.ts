@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { TEST_EGRESS_ALLOW_CIDRS, type TestApp } from "./test-app.js";
 
 const SERVER_DIR = join(import.meta.dirname, "..", "..");
+/** Ends the process on pg's concurrent-query warning (`pg-warning.ts`). */
+const PG_WARNING_EXIT = join(import.meta.dirname, "pg-warning-exit.ts");
 
 /**
  * Starts `main.ts` with ROLE=worker against the test app's database, as a real child process; resolves once its job
@@ -13,7 +15,8 @@ const SERVER_DIR = join(import.meta.dirname, "..", "..");
 export async function startWorkerProcess(t: TestApp, env: Record<string, string> = {}): Promise<ChildProcess> {
   const config = t.platform.ctx.config;
   const dataDir = mkdtempSync(join(tmpdir(), "ap-worker-"));
-  const child = spawn(process.execPath, ["--conditions=agent-platform-source", "--import", "tsx", "src/main.ts"], {
+  const args = ["--conditions=agent-platform-source", "--import", "tsx", "--import", PG_WARNING_EXIT, "src/main.ts"];
+  const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: {
       PATH: process.env.PATH ?? "",
