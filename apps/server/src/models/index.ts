@@ -8,6 +8,7 @@ export {
   type PricedUsage,
   type ResolvedModel,
 } from "./catalogue.js";
+export { learnedContextWindow, rememberContextWindow } from "./learned-windows.js";
 export {
   type ConversationMedia,
   type ConversationMessage,

@@ -12,7 +12,7 @@ import {
 import type { NewEvent } from "../../sessions/index.js";
 import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { CompactionRefused } from "./compaction.js";
-import { makeRoom, planPrompt } from "./context-limit.js";
+import { makeRoom, type PromptPlan, planPrompt } from "./context-limit.js";
 import { keepCutReply } from "./cut-reply.js";
 import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
 import { liveReplyFor } from "./live-reply.js";
@@ -90,7 +90,7 @@ export async function callModelStep(
 
 /** The prompt does not fit (estimated past the limit, or refused by the provider): compact before calling. */
 interface NeedsRoom {
-  prompt: ReturnType<typeof planPrompt>;
+  prompt: PromptPlan;
   refusal: { contextWindow?: number } | undefined;
 }
 
@@ -119,7 +119,7 @@ async function modelCall(
 ): Promise<Responded | BudgetExceeded | NeedsRoom> {
   const config = await pass.loadAgent();
   const tools = await pass.tools(stepSignal);
-  const prompt = planPrompt(pass, state, spec, config.system, tools.definitions);
+  const prompt = await planPrompt(pass, state, spec, config.system, tools.definitions);
   if (prompt.overflow) return { prompt, refusal: undefined };
   const messages = prompt.messages;
   const estimate = estimateTokens(prompt.chars, spec);
