@@ -91,15 +91,14 @@ describe("long sessions", () => {
     // The log keeps every entry whole.
     expect(byType(log, "agent.mcp_tool_result")).toHaveLength(100);
     expectGapFree(log);
-    // No request was refused, and the model saw the newest summary rather than the whole history.
+    // The model saw the newest summary rather than the whole history.
     const lastCall = chatCalls()
       .filter((r) => !isSummaryCall(r))
       .at(-1)!;
     const firstUser = messagesOf(lastCall).find((m) => m.role === "user");
     expect(String(firstUser.content)).toContain("[Summary of the earlier conversation]");
-    process.stdout.write(
-      `[long session] ${chatCalls().filter((r) => r.status === 400).length} refused of ${chatCalls().length}\n`,
-    );
+    // With the window declared, the provider's count of each call anchors the estimate: no call was ever refused.
+    expect(chatCalls().filter((r) => r.status === 400)).toEqual([]);
   }, 300_000);
 
   it("counts compaction calls on the budgets like every model call (reserved, then settled)", async () => {
