@@ -1738,6 +1738,11 @@ export interface components {
                      */
                     effort?: "low" | "medium" | "high";
                 };
+                /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                capabilities?: {
+                    /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                    images?: boolean;
+                };
             };
             system: string;
             tools: (("web_fetch" | "memory_list" | "memory_read" | "memory_search" | "memory_write" | "knowledge_search" | "knowledge_read" | "artifact_write" | "skill_read" | "bash" | "file_read" | "file_write" | "file_edit" | "file_list" | "browser") | {
@@ -1827,6 +1832,11 @@ export interface components {
                              * @enum {string}
                              */
                             effort?: "low" | "medium" | "high";
+                        };
+                        /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                        capabilities?: {
+                            /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                            images?: boolean;
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
@@ -2594,6 +2604,11 @@ export interface components {
                      */
                     effort?: "low" | "medium" | "high";
                 };
+                /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                capabilities?: {
+                    /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                    images?: boolean;
+                };
             };
             /** @description Persistent instructions */
             system?: string;
@@ -2696,6 +2711,11 @@ export interface components {
                              * @enum {string}
                              */
                             effort?: "low" | "medium" | "high";
+                        };
+                        /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                        capabilities?: {
+                            /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                            images?: boolean;
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
@@ -3110,6 +3130,11 @@ export interface components {
                      * @enum {string}
                      */
                     effort?: "low" | "medium" | "high";
+                };
+                /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                capabilities?: {
+                    /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                    images?: boolean;
                 };
             };
         };
@@ -4680,6 +4705,11 @@ export interface components {
                      */
                     effort?: "low" | "medium" | "high";
                 };
+                /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                capabilities?: {
+                    /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                    images?: boolean;
+                };
             };
             /** @description Persistent instructions */
             system?: string;
@@ -4782,6 +4812,11 @@ export interface components {
                              * @enum {string}
                              */
                             effort?: "low" | "medium" | "high";
+                        };
+                        /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                        capabilities?: {
+                            /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                            images?: boolean;
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
@@ -9531,6 +9566,11 @@ export interface operations {
                              * @enum {string}
                              */
                             effort?: "low" | "medium" | "high";
+                        };
+                        /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                        capabilities?: {
+                            /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                            images?: boolean;
                         };
                     };
                     /** @description Absent: the source's title */

@@ -94,6 +94,12 @@ interface NeedsRoom {
   refusal: { contextWindow?: number } | undefined;
 }
 
+/** The model as the tool-result images need it: its provider, and its capabilities (the catalogue's, the agent's). */
+const imageTaking = (spec: ModelSpec, prompt: PromptPlan) => ({
+  provider: spec.provider,
+  ...(prompt.resolved.capabilities ? { capabilities: prompt.resolved.capabilities } : {}),
+});
+
 /** Output tokens a call is assumed to use when its model sets no `maxOutputTokens` (for budget reservations). */
 const RESERVED_OUTPUT_TOKENS = 1_024;
 
@@ -153,7 +159,7 @@ async function modelCall(
       settings: pass.deps.providerSettings,
       promptCacheKey: pass.info.id,
       ...(config.system ? { system: config.system } : {}),
-      messages: await withToolResultImages(pass.pool, pass.info.id, spec, messages),
+      messages: await withToolResultImages(pass.pool, pass.info.id, imageTaking(spec, prompt), messages),
       tools: tools.definitions,
       signal: AbortSignal.any([stepSignal, cancel.signal]),
       ...live?.options,
