@@ -1,9 +1,14 @@
 import "./v8-flags.js";
 import { loadConfig } from "./config.js";
+import { DatabaseWaitExpired } from "./lib/wait-for-database.js";
 import { startPlatform } from "./platform-process.js";
 
 const config = loadConfig();
-const platform = await startPlatform(config);
+const platform = await startPlatform(config).catch((error: unknown) => {
+  // Said in one log line (the database did not answer within DATABASE_WAIT_S): no stack trace, a non-zero exit.
+  if (error instanceof DatabaseWaitExpired) process.exit(1);
+  throw error;
+});
 const { logger } = platform.ctx;
 
 if (platform.url) {

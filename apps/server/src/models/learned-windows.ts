@@ -1,5 +1,13 @@
-import type { AppContext } from "../context.js";
+import type pg from "pg";
+import type { Logger } from "pino";
 import { cachePerOwner } from "../lib/notified-cache.js";
+import type { PgListener } from "../lib/pg-listener.js";
+
+/** What the learned windows need of the process: its pool and its LISTEN connection. */
+interface WindowsContext {
+  db: { pool: Pick<pg.Pool, "query"> };
+  listener: PgListener;
+}
 
 /** Notified with the model's name when a process learns its window: every process drops what it knew of it. */
 const CHANNEL = "model_context_windows";
@@ -14,10 +22,7 @@ const KEPT_DAYS = 7;
 const learned = cachePerOwner<number | null>(CHANNEL);
 
 /** The window a provider named for `model` (within the last week), or undefined when none did. */
-export async function learnedContextWindow(
-  ctx: Pick<AppContext, "db" | "listener">,
-  model: string,
-): Promise<number | undefined> {
+export async function learnedContextWindow(ctx: WindowsContext, model: string): Promise<number | undefined> {
   const window = await learned(ctx).get(model, async () => {
     const { rows } = await ctx.db.pool.query<{ contextWindow: number }>(
       `SELECT "contextWindow" FROM model_context_windows
@@ -31,7 +36,7 @@ export async function learnedContextWindow(
 
 /** Remembers the window a provider named for `model` (every process is told at commit). */
 export async function rememberContextWindow(
-  ctx: Pick<AppContext, "db" | "listener" | "logger">,
+  ctx: WindowsContext & { logger: Pick<Logger, "info"> },
   model: string,
   contextWindow: number,
 ): Promise<void> {

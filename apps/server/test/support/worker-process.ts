@@ -10,9 +10,13 @@ const PG_WARNING_EXIT = join(import.meta.dirname, "pg-warning-exit.ts");
 
 /**
  * Starts `main.ts` with ROLE=worker against the test app's database, as a real child process; resolves once its job
- * runner has started. `DEBUG_WORKERS=1` copies its output to stderr.
+ * runner has started (or once its output shows `until`). `DEBUG_WORKERS=1` copies its output to stderr.
  */
-export async function startWorkerProcess(t: TestApp, env: Record<string, string> = {}): Promise<ChildProcess> {
+export async function startWorkerProcess(
+  t: TestApp,
+  env: Record<string, string> = {},
+  until = "job runner started",
+): Promise<ChildProcess> {
   const config = t.platform.ctx.config;
   const dataDir = mkdtempSync(join(tmpdir(), "ap-worker-"));
   const args = ["--conditions=agent-platform-source", "--import", "tsx", "--import", PG_WARNING_EXIT, "src/main.ts"];
@@ -40,7 +44,7 @@ export async function startWorkerProcess(t: TestApp, env: Record<string, string>
     const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes("job runner started")) {
+      if (output.includes(until)) {
         clearTimeout(timer);
         resolve();
       }
