@@ -1,5 +1,14 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,8 +17,10 @@ import { freePort } from "../../bench/support.js";
 // A root user's first start with the checkout in a folder other users cannot enter (docs/operating.md, "The embedded
 // database"): a real clone of this repository in a mode-0700 folder, installed from the local store, started as root
 // with the embedded database — as `/root` is for a root shell in a container or a fresh VM. The tests run as root.
-const REPOSITORY = execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd: import.meta.dirname, encoding: "utf8" })
-  .trim();
+const REPOSITORY = execFileSync("git", ["rev-parse", "--show-toplevel"], {
+  cwd: import.meta.dirname,
+  encoding: "utf8",
+}).trim();
 
 let folder: string;
 let checkout: string;
