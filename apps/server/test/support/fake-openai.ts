@@ -382,6 +382,8 @@ export interface FakeOpenAIOptions {
   /** Windows of particular models (by the request's `model`), over `contextWindow`. */
   contextWindows?: Record<string, number>;
   overflowStyle?: OverflowStyle;
+  /** Refusal styles of particular models, over `overflowStyle`. */
+  overflowStyles?: Record<string, OverflowStyle>;
   /** Models that take images (in `user` messages only); any image sent to another model is refused. */
   visionModels?: string[];
 }
@@ -479,7 +481,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         const requested =
           promptTokens(recorded.body) + Number(recorded.body?.max_tokens ?? recorded.body?.max_completion_tokens ?? 0);
         if (requested > window) {
-          const refusal = overflowReply(options.overflowStyle ?? "openai", window, requested);
+          const style = options.overflowStyles?.[String(recorded.body?.model)] ?? options.overflowStyle ?? "openai";
+          const refusal = overflowReply(style, window, requested);
           return await answerFailure(refusal, response, closed.signal);
         }
       }

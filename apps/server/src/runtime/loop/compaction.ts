@@ -173,7 +173,12 @@ export async function compactConversation(
     resolved.contextWindow !== undefined && learned !== undefined
       ? Math.min(resolved.contextWindow, learned)
       : (resolved.contextWindow ?? learned);
-  const output = Math.min(SUMMARY_OUTPUT_TOKENS, resolved.maxOutputTokens ?? SUMMARY_OUTPUT_TOKENS);
+  // The summary takes at most a quarter of a known window, so that the text to summarise has the rest.
+  const output = Math.min(
+    SUMMARY_OUTPUT_TOKENS,
+    resolved.maxOutputTokens ?? SUMMARY_OUTPUT_TOKENS,
+    window ? Math.floor(window / 4) : SUMMARY_OUTPUT_TOKENS,
+  );
   // The text to summarise fits the summarising model's window: its newest part is kept when it does not.
   const room = window
     ? Math.max(1_000, Math.floor((window - output - 500) * TRANSCRIPT_CHARS_PER_TOKEN))
