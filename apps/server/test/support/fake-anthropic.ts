@@ -39,6 +39,9 @@ export interface FakeAnthropicRequest {
   status: number;
   /** Refused as longer than the model's window. */
   refused: boolean;
+  /** The usage the response reported (in `message_start` when streamed, output tokens at its end). */
+  // biome-ignore lint/suspicious/noExplicitAny: a Messages API usage object
+  usage?: any;
 }
 
 export interface FakeAnthropicOptions {
@@ -184,6 +187,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
           1,
       },
     };
+    recorded.usage = message.usage;
     if (body.stream === true) return streamMessage(response, message, reply.chunkDelayMs ?? 0);
     sendJson(response, 200, message);
   });
