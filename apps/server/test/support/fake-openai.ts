@@ -22,6 +22,8 @@ export interface FakeCompletionReply {
   toolCalls?: FakeToolCall[];
   /** Wait before the first token (streaming: headers are sent first) or before the response. */
   delayMs?: number;
+  /** Answer only once this settles (then `delayMs`): lets a test hold replies until something it observes happened. */
+  after?: Promise<unknown>;
   /** Wait between streamed chunks (a reply not streamed waits as long in all before it is sent). */
   chunkDelayMs?: number;
   /**
@@ -495,6 +497,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
             : script;
       if ("hang" in reply) return;
       if ("status" in reply) return await answerFailure(reply, response, closed.signal);
+      if (reply.after) await reply.after;
       if (recorded.body?.stream === true) return await streamCompletion(reply, recorded.body, response, closed.signal);
       return await answerCompletion(reply, recorded.body, response, closed.signal);
     } catch (error) {
