@@ -2204,7 +2204,7 @@ export interface components {
             /** @description `seq` of the last entry the call had in its context */
             contextSeq: number;
             /**
-             * @description Present when the call was stopped by a `user.interrupt` before the provider reported its usage: the tokens are estimated (about 4 characters a token) from the prompt sent and the text written
+             * @description Present when the call was stopped by a `user.interrupt` before the provider reported all of its usage: what it reported is kept (Anthropic reports the prompt's tokens as its stream starts), the rest is estimated (about 4 characters a token) from the prompt sent and the text written
              * @enum {boolean}
              */
             estimated?: true;
