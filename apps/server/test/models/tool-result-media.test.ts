@@ -43,7 +43,8 @@ describe("media of tool results for the model", () => {
   it("notes an image shown in the message after the tool results", () => {
     expect(toolOutput([{ ...image, shownAfter: true }])).toEqual({
       type: "text",
-      value: "text\n[image image/png, 2.0 KiB, stored as session artifact art_img; shown in the message after the tool results]",
+      value:
+        "text\n[image image/png, 2.0 KiB, stored as session artifact art_img; shown in the message after the tool results]",
     });
   });
 
