@@ -3,7 +3,8 @@ import { type FakeAnthropic, type FakeAnthropicRequest, startFakeAnthropic } fro
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message } from "./helpers.js";
-import { type LogEntry, waitForIdle, waitUntil } from "./loop-helpers.js";
+import { interruptStreamedReply } from "./interrupt-stream.js";
+import { type LogEntry, waitForIdle } from "./loop-helpers.js";
 import { openSse } from "./sse-client.js";
 
 // A reasoning model with tools on Anthropic, streamed to a delta follower: thinking, tool input and text arrive as
@@ -96,45 +97,22 @@ describe("live deltas on Anthropic", { timeout: 60_000 }, () => {
 
   it("an interrupt keeps what the streamed reply had written, with the prompt's tokens Anthropic reported first", async () => {
     const agent = await createAgent(t, t.tenant, { model: "anthropic/claude-sonnet-4-5" });
-    const created = await t.http.post(`${t.tenant.base}/sessions`).set(t.tenant.auth).send({ agent: agent.id });
-    const id = created.body.id;
-    const live = await openSse(`${t.url}${t.tenant.base}/sessions/${id}/events/stream?deltas=true`, t.tenant.auth);
-    try {
-      await t.http
-        .post(`${t.tenant.base}/sessions/${id}/events`)
-        .set(t.tenant.auth)
-        .send({ events: [message("talk at length")] });
-      await waitUntil("a few deltas", async () =>
-        live.unnumbered.filter((f) => f.event === "agent.delta").length >= 3 ? true : undefined,
-      );
-      const interrupted = await t.http
-        .post(`${t.tenant.base}/sessions/${id}/events`)
-        .set(t.tenant.auth)
-        .send({ events: [{ type: "user.interrupt" }] });
-      expect(interrupted.status).toBe(202);
-      const log: LogEntry[] = await waitForIdle(t, t.tenant, id);
-      expect(log.at(-1)).toMatchObject({ type: "session.status_idle", stopReason: "interrupted" });
-      const cut = log.find((e) => e.type === "agent.message");
-      expect(cut).toMatchObject({ cutShort: true });
-      const text: string = cut.content[0].text;
-      expect(text.length).toBeGreaterThan(0);
-      expect(text.length).toBeLessThan(LONG.length);
-      expect(LONG.startsWith(text)).toBe(true);
-      // The prompt's tokens as the API reported them in `message_start`; the output, never reported, estimated.
-      const reported = fake.requests.at(-1)!.usage;
-      const usage = log.find((e) => e.type === "agent.usage");
-      expect(usage).toMatchObject({
-        estimated: true,
-        inputTokens: reported.input_tokens + reported.cache_read_input_tokens + reported.cache_creation_input_tokens,
-        cacheReadInputTokens: reported.cache_read_input_tokens,
-        cacheWriteInputTokens: reported.cache_creation_input_tokens,
-        outputTokens: Math.ceil(text.length / 4),
-      });
-      expect(usage.inputTokens).toBeGreaterThan(0);
-      const record = await t.http.get(`${t.tenant.base}/sessions/${id}`).set(t.tenant.auth);
-      expect(record.body.usage).toMatchObject({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
-    } finally {
-      live.close();
-    }
+    const { id, log, text } = await interruptStreamedReply(t, agent.id, "talk at length");
+    expect(text.length).toBeGreaterThan(0);
+    expect(text.length).toBeLessThan(LONG.length);
+    expect(LONG.startsWith(text)).toBe(true);
+    // The prompt's tokens as the API reported them in `message_start`; the output, never reported, estimated.
+    const reported = fake.requests.at(-1)!.usage;
+    const usage = log.find((e) => e.type === "agent.usage");
+    expect(usage).toMatchObject({
+      estimated: true,
+      inputTokens: reported.input_tokens + reported.cache_read_input_tokens + reported.cache_creation_input_tokens,
+      cacheReadInputTokens: reported.cache_read_input_tokens,
+      cacheWriteInputTokens: reported.cache_creation_input_tokens,
+      outputTokens: Math.ceil(text.length / 4),
+    });
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    const record = await t.http.get(`${t.tenant.base}/sessions/${id}`).set(t.tenant.auth);
+    expect(record.body.usage).toMatchObject({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
   });
 });

@@ -3,7 +3,8 @@ import { type FakeResponses, type FakeResponsesRequest, startFakeResponses } fro
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message, newSession } from "./helpers.js";
-import { getSession, type LogEntry, waitForIdle, waitUntil } from "./loop-helpers.js";
+import { interruptStreamedReply } from "./interrupt-stream.js";
+import { getSession, type LogEntry, waitForIdle } from "./loop-helpers.js";
 import { openSse } from "./sse-client.js";
 
 // A reasoning model with tools on OpenAI's Responses API: its reasoning items go back (encrypted, nothing stored at
@@ -122,48 +123,25 @@ describe("reasoning and prompt caching on OpenAI (Responses API)", () => {
 
   it("an interrupt keeps what the streamed reply had written (its usage estimated), and the next turn is sent it", async () => {
     const agent = await createAgent(t, t.tenant, { model: "openai/gpt-5-mini" });
-    const created = await t.http.post(`${t.tenant.base}/sessions`).set(t.tenant.auth).send({ agent: agent.id });
-    const id = created.body.id;
-    const live = await openSse(`${t.url}${t.tenant.base}/sessions/${id}/events/stream?deltas=true`, t.tenant.auth);
-    try {
-      await t.http
-        .post(`${t.tenant.base}/sessions/${id}/events`)
-        .set(t.tenant.auth)
-        .send({ events: [message("talk at length")] });
-      await waitUntil("a few deltas", async () =>
-        live.unnumbered.filter((f) => f.event === "agent.delta").length >= 3 ? true : undefined,
-      );
-      const interrupted = await t.http
-        .post(`${t.tenant.base}/sessions/${id}/events`)
-        .set(t.tenant.auth)
-        .send({ events: [{ type: "user.interrupt" }] });
-      expect(interrupted.status).toBe(202);
-      let log: LogEntry[] = await waitForIdle(t, t.tenant, id);
-      expect(log.at(-1)).toMatchObject({ type: "session.status_idle", stopReason: "interrupted" });
-      const cut = log.find((e: LogEntry) => e.type === "agent.message");
-      expect(cut).toMatchObject({ cutShort: true });
-      const text: string = cut.content[0].text;
-      expect(text.length).toBeGreaterThan(0);
-      expect(LONG.startsWith(text) && text.length < LONG.length).toBe(true);
-      // The Responses API reports usage only when the response completes: all of it estimated.
-      const usage = log.find((e: LogEntry) => e.type === "agent.usage");
-      expect(usage).toMatchObject({ estimated: true, outputTokens: Math.ceil(text.length / 4) });
-      expect(usage.inputTokens).toBeGreaterThan(0);
+    const { id, log: cutLog, text } = await interruptStreamedReply(t, agent.id, "talk at length");
+    expect(text.length).toBeGreaterThan(0);
+    expect(LONG.startsWith(text) && text.length < LONG.length).toBe(true);
+    // The Responses API reports usage only when the response completes: all of it estimated.
+    const usage = cutLog.find((e: LogEntry) => e.type === "agent.usage");
+    expect(usage).toMatchObject({ estimated: true, outputTokens: Math.ceil(text.length / 4) });
+    expect(usage.inputTokens).toBeGreaterThan(0);
 
-      await t.http
-        .post(`${t.tenant.base}/sessions/${id}/events`)
-        .set(t.tenant.auth)
-        .send({ events: [message("go on")] });
-      log = await waitForIdle(t, t.tenant, id, 2);
-      expect(log.at(-1)).toMatchObject({ type: "session.status_idle", stopReason: "end_turn" });
-      const next = fake.requests.at(-1)!;
-      expect(next.status).toBe(200);
-      const said = (next.body.input as { role?: string; content?: { text?: string }[] }[]).find(
-        (item) => item.role === "assistant",
-      );
-      expect(said?.content?.map((part) => part.text).join("")).toBe(text);
-    } finally {
-      live.close();
-    }
+    await t.http
+      .post(`${t.tenant.base}/sessions/${id}/events`)
+      .set(t.tenant.auth)
+      .send({ events: [message("go on")] });
+    const log = await waitForIdle(t, t.tenant, id, 2);
+    expect(log.at(-1)).toMatchObject({ type: "session.status_idle", stopReason: "end_turn" });
+    const next = fake.requests.at(-1)!;
+    expect(next.status).toBe(200);
+    const said = (next.body.input as { role?: string; content?: { text?: string }[] }[]).find(
+      (item) => item.role === "assistant",
+    );
+    expect(said?.content?.map((part) => part.text).join("")).toBe(text);
   });
 });
