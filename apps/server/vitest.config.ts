@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
-    setupFiles: ["test/support/stall-watchdog.ts"],
+    setupFiles: ["test/support/stall-watchdog.ts", "test/support/no-pg-warning.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

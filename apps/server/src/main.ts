@@ -1,9 +1,16 @@
 import "./v8-flags.js";
+import { EmbeddedPostgresUnavailable } from "@agent-platform/db";
 import { loadConfig } from "./config.js";
+import { DatabaseWaitExpired } from "./lib/wait-for-database.js";
 import { startPlatform } from "./platform-process.js";
 
 const config = loadConfig();
-const platform = await startPlatform(config);
+const platform = await startPlatform(config).catch((error: unknown) => {
+  // Said in one line (no database within DATABASE_WAIT_S; an embedded one that cannot run here): a non-zero exit.
+  if (error instanceof EmbeddedPostgresUnavailable) process.stderr.write(`${error.message}\n`);
+  if (error instanceof DatabaseWaitExpired || error instanceof EmbeddedPostgresUnavailable) process.exit(1);
+  throw error;
+});
 const { logger } = platform.ctx;
 
 if (platform.url) {

@@ -18,6 +18,7 @@ import { LISTENER_APPLICATION_NAME, PgListener } from "./lib/pg-listener.js";
 import { Readiness } from "./lib/readiness.js";
 import { activeTraceIds, measure } from "./lib/telemetry/instruments.js";
 import { observePool, startTelemetry } from "./lib/telemetry/telemetry.js";
+import { whenDatabaseAnswers } from "./lib/wait-for-database.js";
 import { createLogger } from "./logger.js";
 import { resolveSecretsKey } from "./secrets-key.js";
 import { localTurnsLink } from "./sessions/index.js";
@@ -41,7 +42,11 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => logger.debug({ pg: line }) });
   }
   const connectionString = config.databaseUrl ?? embedded!.connectionString;
-  const applied = await applyMigrations(connectionString);
+  // Every role waits here for a database that is down or restarting (DATABASE_WAIT_S), serving /readyz 503 meanwhile.
+  const waitHttp = config.role !== "worker" ? { http: { port: config.port, host: config.host } } : {};
+  const applied = await whenDatabaseAnswers(connectionString, { env: config.env, logger, ...waitHttp }, () =>
+    applyMigrations(connectionString),
+  );
   if (applied.length) logger.info({ applied }, "migrations applied");
   const secretsKey = resolveSecretsKey(config);
   const db = connectDatabase(connectionString, {

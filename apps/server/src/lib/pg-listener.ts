@@ -48,6 +48,8 @@ export class PgListener {
   /** When the connection was lost (undefined while connected or before the first connection). */
   private lostAt: number | undefined;
   private reconnectCount = 0;
+  /** The newest `LISTEN` sent on the connection: each waits for the one before (one query at a time per client). */
+  private listens: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly connection: pg.ClientConfig,
@@ -79,7 +81,9 @@ export class PgListener {
       this.channels.set(channel, set);
       const client = this.client;
       if (client) {
-        client.query(`LISTEN ${channel}`).then(
+        const listened = this.listens.then(() => client.query(`LISTEN ${channel}`));
+        this.listens = listened.catch(() => {});
+        listened.then(
           () => this.tell(set!, (s) => s.onConnected?.()),
           (error) => this.lost(client, error),
         );

@@ -100,12 +100,15 @@ export class ModelCatalogue {
     const contextWindow = spec.contextWindow ?? entry?.contextWindow;
     const maxOutputTokens = spec.maxOutputTokens ?? entry?.maxOutputTokens;
     const pricing = spec.pricing ?? entry?.pricing;
+    const capabilities = spec.capabilities
+      ? { ...(entry?.capabilities ?? NO_CAPABILITIES), ...spec.capabilities }
+      : entry?.capabilities;
     return {
       name,
       ...(contextWindow !== undefined ? { contextWindow } : {}),
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
       ...(pricing ? { pricing } : {}),
-      ...(entry?.capabilities ? { capabilities: entry.capabilities } : {}),
+      ...(capabilities ? { capabilities } : {}),
     };
   }
 

@@ -29,7 +29,9 @@ export {
   embeddingSpace,
   parseEmbeddingSpec,
 } from "./embedding-spec.js";
+export { learnedContextWindow, rememberContextWindow } from "./learned-windows.js";
 export {
+  type ConversationImage,
   type ConversationMedia,
   type ConversationMessage,
   type ConversationToolCall,
@@ -67,5 +69,9 @@ export {
   readProviderSettings,
 } from "./providers.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
-export { acceptsToolResultImage } from "./tool-result-media.js";
+export {
+  type ImageTakingModel,
+  type ToolResultImagePlacement,
+  toolResultImagePlacement,
+} from "./tool-result-media.js";
 export { type UsageAccounting, usageAccounting } from "./usage-accounting.js";

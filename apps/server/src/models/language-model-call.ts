@@ -48,8 +48,11 @@ export function toLanguageModelPrompt(system: string | undefined, messages: read
         prompt.push({ role: "system", content: message.content });
         break;
       case "user":
-        if (typeof message.content !== "string") throw new Error("user messages are text");
-        prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
+        if (typeof message.content === "string") {
+          prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
+          break;
+        }
+        prompt.push({ role: "user", content: message.content.map(userPart) });
         break;
       case "assistant": {
         if (typeof message.content === "string") {
@@ -97,6 +100,17 @@ export function toLanguageModelPrompt(system: string | undefined, messages: read
   }
   checkToolResults(prompt);
   return prompt.filter((message) => message.role !== "tool" || message.content.length > 0);
+}
+
+type UserPart = Extract<LanguageModelV3Message, { role: "user" }>["content"][number];
+
+/** A part of a user message as `generateText` converts it: text, or an image (base64, as `toModelMessages` sends it). */
+function userPart(part: Exclude<Extract<ModelMessage, { role: "user" }>["content"], string>[number]): UserPart {
+  if (part.type === "text") return { type: "text", text: part.text };
+  if (part.type === "image" && typeof part.image === "string" && part.mediaType) {
+    return { type: "file", mediaType: part.mediaType, data: part.image };
+  }
+  throw new Error("user messages carry text and base64 images");
 }
 
 /** Every tool call has its result before the next user or system message (the SDK refuses the prompt otherwise). */

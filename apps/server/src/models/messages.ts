@@ -20,8 +20,10 @@ export interface ConversationMedia {
   bytes: number;
   /** Resources: their URI. */
   uri?: string;
-  /** Base64 content, present when the model is to see it (an image, for a model that takes images in tool results). */
+  /** Base64 content, present when the model is to see it inside the result (a model that takes images there). */
   data?: string;
+  /** Shown to the model in the user message right after the tool results (a Chat Completions vision model). */
+  shownAfter?: boolean;
   /** Why the model does not see it, for its note (default: the model takes no such content in tool results). */
   notShown?: string;
 }
@@ -34,9 +36,15 @@ export interface ConversationToolResult {
   media?: ConversationMedia[];
 }
 
+/** An image of a user message (base64). */
+export interface ConversationImage {
+  mimeType: string;
+  data: string;
+}
+
 /** The runtime's own conversation history, independent of any model SDK. */
 export type ConversationMessage =
-  | { role: "user"; text: string }
+  | { role: "user"; text: string; images?: ConversationImage[] }
   | { role: "assistant"; text?: string; toolCalls?: ConversationToolCall[]; reasoning?: ModelReasoningPart[] }
   | { role: "tool"; results: ConversationToolResult[] };
 
@@ -50,7 +58,17 @@ export function toModelMessages(messages: readonly ConversationMessage[]): Model
   for (const message of messages) {
     switch (message.role) {
       case "user":
-        out.push({ role: "user", content: message.text });
+        out.push(
+          message.images?.length
+            ? {
+                role: "user",
+                content: [
+                  { type: "text", text: message.text },
+                  ...message.images.map((i) => ({ type: "image" as const, image: i.data, mediaType: i.mimeType })),
+                ],
+              }
+            : { role: "user", content: message.text },
+        );
         break;
       case "assistant": {
         const content: Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string> = [];
@@ -95,6 +113,7 @@ function mediaNote(media: ConversationMedia): string {
   const stored = `${size(media.bytes)}, stored as session artifact ${media.artifactId}`;
   switch (media.type) {
     case "image":
+      if (media.shownAfter) return `[image ${media.mimeType}, ${stored}; shown in the message after the tool results]`;
       return `[image ${media.mimeType}, ${stored}; not shown: ${media.notShown ?? "this model does not take images in tool results"}]`;
     case "audio":
       return `[audio ${media.mimeType}, ${stored}; not played: ${media.notShown ?? "this model does not take audio in tool results"}]`;

@@ -25,6 +25,14 @@ export class ModelCallError extends Error {
   }
 }
 
+/** What the provider reported of a call's usage: `outputTokens` is absent when it had not reported them yet. */
+export interface PartialUsage {
+  inputTokens: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
 /**
  * The caller's signal aborted the model call. Named `AbortError` so generic abort checks
  * (`error.name === "AbortError"`) treat it like a DOM abort.
@@ -34,11 +42,12 @@ export class ModelCallAborted extends Error {
 
   /**
    * @param partial the text a streamed reply had written when it was stopped (kept in the log when an interrupt stopped
-   *   it), with the usage the provider reported, if it reported any before the stop.
+   *   it), with what the provider reported of the usage before the stop: all of it when its stream had finished, the
+   *   prompt's tokens when it reports them as its stream starts (Anthropic), nothing otherwise.
    */
   constructor(
     message = "Model call aborted",
-    readonly partial?: { text: string; usage?: { inputTokens: number; outputTokens: number } },
+    readonly partial?: { text: string; usage?: PartialUsage },
   ) {
     super(message);
   }

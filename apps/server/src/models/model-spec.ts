@@ -17,6 +17,12 @@ export interface ModelReasoning {
   effort?: "low" | "medium" | "high";
 }
 
+/** What the agent says its model can do, over the catalogue's capabilities. */
+export interface ModelSpecCapabilities {
+  /** Takes images (an `openai-compatible` vision model is then shown tool results' images in a user message). */
+  images?: boolean;
+}
+
 export interface ModelSpec {
   reasoning?: ModelReasoning;
   provider: ModelProvider;
@@ -26,6 +32,7 @@ export interface ModelSpec {
   /** Given on the agent for a model the catalogue does not know (or to override it). */
   contextWindow?: number;
   pricing?: ModelPricing;
+  capabilities?: ModelSpecCapabilities;
 }
 
 /** What an agent definition may contain in its `model` field. */
@@ -39,6 +46,7 @@ export type ModelReference =
       contextWindow?: number;
       pricing?: ModelPricing;
       reasoning?: ModelReasoning;
+      capabilities?: ModelSpecCapabilities;
     };
 
 export type ModelSpecErrorCode = "model.unknown_provider" | "model.unknown_model" | "model.malformed";
@@ -58,6 +66,7 @@ const OBJECT_KEYS = new Set([
   "contextWindow",
   "pricing",
   "reasoning",
+  "capabilities",
 ]);
 const PRICE_KEYS = new Set(["input", "output", "cachedInputRead", "cachedInputWrite"]);
 const MAX_TEMPERATURE = 2;
@@ -110,7 +119,7 @@ function parseObjectReference(value: Record<string, unknown>): ParseModelSpecRes
       `Unknown model field(s): ${unknownKeys.join(", ")}; allowed: ${[...OBJECT_KEYS].join(", ")}`,
     );
   }
-  const { id, provider, temperature, maxOutputTokens, contextWindow, pricing, reasoning } = value;
+  const { id, provider, temperature, maxOutputTokens, contextWindow, pricing, reasoning, capabilities } = value;
   if (typeof id !== "string") return fail("model.malformed", "Model object needs a string `id`");
   if (provider !== undefined && typeof provider !== "string") {
     return fail("model.malformed", "Model `provider` must be a string");
@@ -150,6 +159,10 @@ function parseObjectReference(value: Record<string, unknown>): ParseModelSpecRes
     );
   }
 
+  if (capabilities !== undefined && !isCapabilities(capabilities)) {
+    return fail("model.malformed", "Model `capabilities` must be `{ images?: boolean }`");
+  }
+
   let base: ParseModelSpecResult;
   if (provider === undefined) {
     base = parseQualifiedId(id);
@@ -173,8 +186,15 @@ function parseObjectReference(value: Record<string, unknown>): ParseModelSpecRes
       ...(contextWindow !== undefined ? { contextWindow: contextWindow as number } : {}),
       ...(pricing !== undefined ? { pricing: pricing as ModelPricing } : {}),
       ...(reasoning !== undefined ? { reasoning: reasoning as ModelReasoning } : {}),
+      ...(capabilities !== undefined ? { capabilities: capabilities as ModelSpecCapabilities } : {}),
     },
   };
+}
+
+function isCapabilities(value: unknown): value is ModelSpecCapabilities {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { images, ...rest } = value as Record<string, unknown>;
+  return Object.keys(rest).length === 0 && (images === undefined || typeof images === "boolean");
 }
 
 function isReasoning(value: unknown): value is ModelReasoning {

@@ -10,7 +10,7 @@ import {
 } from "ai";
 import { classifyProviderError } from "./classify-provider-error.js";
 import { AttemptFailed, CallbackFailed } from "./model-attempt.js";
-import { ModelCallAborted, throwIfAborted } from "./model-errors.js";
+import { ModelCallAborted, type PartialUsage, throwIfAborted } from "./model-errors.js";
 import type {
   ModelCallResult,
   ModelFinishReason,
@@ -81,9 +81,16 @@ export async function streamOnce(request: PreparedRequest, options: StreamCallba
   let finishReason: ModelFinishReason = "other";
   let reasoning: ModelReasoningPart[] = [];
   let finished = false;
-  // What had been written when the caller stopped the reply (and the usage, if the provider reported it first).
-  const cutShort = () =>
-    new ModelCallAborted(undefined, text.length > 0 ? { text, ...(finished ? { usage } : {}) } : undefined);
+  // The prompt's tokens, when the provider reports them as its stream starts (Anthropic's `message_start`).
+  let prompt: PartialUsage | undefined;
+  // What had been written when the caller stopped the reply (and the usage the provider reported before).
+  const cutShort = () => {
+    const reported = finished ? usage : prompt;
+    return new ModelCallAborted(
+      undefined,
+      text.length > 0 ? { text, ...(reported ? { usage: reported } : {}) } : undefined,
+    );
+  };
   try {
     throwIfAborted(signal);
     const result = streamText({
@@ -92,6 +99,8 @@ export async function streamOnce(request: PreparedRequest, options: StreamCallba
       // The system prompt is the agent's own, sent as a message only to carry its cache breakpoint (Anthropic).
       allowSystemInMessages: true,
       abortSignal: attempt.signal,
+      // Anthropic reports the prompt's tokens as its stream starts: read from the raw events, kept if it is stopped.
+      includeRawChunks: reportsPromptFirst(request.model),
       // Errors are read from the stream below; the default handler would print them to stderr.
       onError: () => {},
     });
@@ -141,6 +150,9 @@ export async function streamOnce(request: PreparedRequest, options: StreamCallba
           finishReason = part.finishReason;
           finished = true;
           break;
+        case "raw":
+          prompt = promptUsageOf(part.rawValue) ?? prompt;
+          break;
         case "error":
           throw new AttemptFailed(classifyProviderError(part.error), streamed, part.error);
         case "abort":
@@ -167,6 +179,20 @@ export async function streamOnce(request: PreparedRequest, options: StreamCallba
     finishReason,
     providerLatencyMs: performance.now() - started,
   };
+}
+
+function reportsPromptFirst(model: LanguageModel): boolean {
+  return typeof model === "object" && model.provider.startsWith("anthropic");
+}
+
+/** Anthropic's `message_start`: the prompt's tokens (its `input_tokens` are those neither read from nor written to the cache). */
+function promptUsageOf(raw: unknown): PartialUsage | undefined {
+  const event = raw as { type?: string; message?: { usage?: Record<string, unknown> } } | null;
+  const usage = event?.type === "message_start" ? event.message?.usage : undefined;
+  if (!usage || typeof usage.input_tokens !== "number") return undefined;
+  const read = typeof usage.cache_read_input_tokens === "number" ? usage.cache_read_input_tokens : 0;
+  const written = typeof usage.cache_creation_input_tokens === "number" ? usage.cache_creation_input_tokens : 0;
+  return { inputTokens: usage.input_tokens + read + written, cacheReadTokens: read, cacheWriteTokens: written };
 }
 
 /** The streamed reply's thinking, kept as the non-streamed path keeps it (its provider metadata is what goes back). */

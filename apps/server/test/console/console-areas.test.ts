@@ -45,9 +45,17 @@ describe.skipIf(!hasChromium)("agents, experiments and automations in the consol
     await expect.poll(() => page.locator("#field-tools-errors").textContent()).toContain("not valid JSON");
     await page.getByLabel("Tools (JSON)").fill('["artifact_write", 42]');
     await page.getByRole("button", { name: "Create agent" }).click();
-    // The server's request.invalid issues appear next to their fields.
-    await expect.poll(() => page.locator("#field-model-errors").textContent(), { timeout: 10_000 }).toBeTruthy();
-    expect(await page.locator("#field-tools-errors").textContent()).toBeTruthy();
+    // The server's request.invalid issues appear next to their fields: the messages the API gives for this body.
+    const refused = await t.http
+      .post(`${t.tenant.base}/agents`)
+      .set(t.tenant.auth)
+      .send({ name: "Support", model: "no provider here", tools: ["artifact_write", 42] });
+    const issues = refused.body.error.details.issues as { path: string; message: string }[];
+    const issueAt = (path: string) => issues.find((issue) => issue.path.startsWith(path))!.message;
+    await expect
+      .poll(() => page.locator("#field-model-errors").textContent(), { timeout: 10_000 })
+      .toContain(issueAt("body.model"));
+    expect(await page.locator("#field-tools-errors").textContent()).toContain(issueAt("body.tools"));
     expect(await page.getByLabel("Model").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#field-name-errors").count()).toBe(0);
     await screenshot("agent-form-errors");

@@ -6,7 +6,8 @@ import type { ConversationMessage } from "../../src/models/messages.js";
 import { ModelCallAborted, ModelCallError } from "../../src/models/model-errors.js";
 import type { ModelSpec } from "../../src/models/model-spec.js";
 import { type ProviderSettings, readProviderSettings } from "../../src/models/providers.js";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
+import { type FakeOpenAI, promptTokens, startFakeOpenAI } from "../support/fake-openai.js";
+import { countFakeTokens } from "../support/fake-tokenizer.js";
 
 const spec: ModelSpec = { provider: "openai-compatible", modelId: "fake-model" };
 const fastRetry = { baseDelayMs: 1, maxDelayMs: 5, jitter: 0 };
@@ -62,10 +63,10 @@ describe("callModel against an OpenAI-compatible server", () => {
     expect(deltas.join("")).toBe(result.text);
     expect(result.toolCalls).toEqual([]);
     expect(result.finishReason).toBe("stop");
-    // The fake counts words: 2 (system) + 5 (user) in, 4 out.
+    // As the fake counts tokens (fake-tokenizer.ts): the request it received, and the reply's text.
     expect(result.usage).toEqual({
-      inputTokens: 7,
-      outputTokens: 4,
+      inputTokens: promptTokens(fake.requests.at(-1)!.body),
+      outputTokens: countFakeTokens("Hello there, dear world"),
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
       reasoningTokens: 0,

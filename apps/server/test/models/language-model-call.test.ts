@@ -156,6 +156,44 @@ describe("a model call through the provider's doGenerate", () => {
     });
   }
 
+  // A Chat Completions vision model is shown the images of tool results in a user message after them.
+  const imagesAfter: ConversationMessage[] = [
+    ...withImage.slice(0, 2),
+    {
+      role: "tool",
+      results: [
+        {
+          toolCallId: "i1",
+          toolName: "calc__add",
+          output: "here it is",
+          isError: false,
+          media: [{ type: "image", mimeType: "image/png", artifactId: "art_1", bytes: 16, shownAfter: true }],
+        },
+      ],
+    },
+    {
+      role: "user",
+      text: "[Images from the tool results above: calc__add (art_1)]",
+      images: [{ mimeType: "image/png", data: PNG }],
+    },
+  ];
+  for (const [provider, make] of Object.entries(models)) {
+    it(`sends a user message's image as generateText does (${provider})`, async () => {
+      const model = make();
+      const messages = toModelMessages(imagesAfter);
+      await settle(generateText({ model, messages, tools: toolSet(tools), maxRetries: 0 }));
+      await settle(
+        generateWithLanguageModel(
+          { model, prompt: toLanguageModelPrompt(undefined, messages), tools: toLanguageModelTools(tools) },
+          undefined,
+        ),
+      );
+      const [sdkRequest, directRequest] = fake.requests;
+      expect(directRequest!.body).toEqual(sdkRequest!.body);
+      expect(JSON.stringify(directRequest!.body)).toContain(PNG);
+    });
+  }
+
   it("returns what generateText returns: text, usage, finish reason, tool calls valid and invalid", async () => {
     const reply = {
       text: "Let me look.",

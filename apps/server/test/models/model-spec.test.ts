@@ -21,6 +21,10 @@ describe("parseModelSpec", () => {
       { id: "qwen/qwen3", provider: "openai-compatible" },
       { provider: "openai-compatible", modelId: "qwen/qwen3" },
     ],
+    [
+      { id: "openai-compatible/qwen2.5-vl", capabilities: { images: true } },
+      { provider: "openai-compatible", modelId: "qwen2.5-vl", capabilities: { images: true } },
+    ],
   ])("accepts %j", (reference, spec) => {
     expect(parseModelSpec(reference)).toEqual({ ok: true, spec });
   });
@@ -49,6 +53,8 @@ describe("parseModelSpec", () => {
     [{ id: "openai/gpt-5", maxOutputTokens: 0 }, "model.malformed"],
     [{ id: "openai/gpt-5", maxOutputTokens: 1.5 }, "model.malformed"],
     [{ id: "openai/gpt-5", max_tokens: 100 }, "model.malformed"],
+    [{ id: "openai/gpt-5", capabilities: { images: "yes" } }, "model.malformed"],
+    [{ id: "openai/gpt-5", capabilities: { audio: true } }, "model.malformed"],
   ])("rejects %j with %s", (reference, code) => {
     const result = parseModelSpec(reference);
     expect(result.ok).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ConversationMedia, toModelMessages } from "../../src/models/messages.js";
-import { acceptsToolResultImage } from "../../src/models/tool-result-media.js";
+import { toolResultImagePlacement } from "../../src/models/tool-result-media.js";
 import { withToolResultImages } from "../../src/runtime/loop/tool-result-images.js";
 
 const image: ConversationMedia = { type: "image", mimeType: "image/png", artifactId: "art_img", bytes: 2048 };
@@ -40,14 +40,26 @@ describe("media of tool results for the model", () => {
     expect(toolOutput([{ ...image, data: "AAAA" }], true)).toMatchObject({ type: "error-text" });
   });
 
-  it("says which models take which images in tool results", () => {
-    expect(acceptsToolResultImage({ provider: "anthropic", modelId: "claude-sonnet-4-5" }, "image/png")).toBe(true);
-    expect(acceptsToolResultImage({ provider: "openai", modelId: "gpt-5" }, "image/JPEG")).toBe(true);
-    expect(acceptsToolResultImage({ provider: "anthropic", modelId: "claude-sonnet-4-5" }, "image/svg+xml")).toBe(
-      false,
+  it("notes an image shown in the message after the tool results", () => {
+    expect(toolOutput([{ ...image, shownAfter: true }])).toEqual({
+      type: "text",
+      value:
+        "text\n[image image/png, 2.0 KiB, stored as session artifact art_img; shown in the message after the tool results]",
+    });
+  });
+
+  it("says where each model is shown which images of tool results", () => {
+    const vision = { images: true };
+    expect(toolResultImagePlacement({ provider: "anthropic" }, "image/png")).toBe("tool_result");
+    expect(toolResultImagePlacement({ provider: "openai" }, "image/JPEG")).toBe("tool_result");
+    expect(toolResultImagePlacement({ provider: "openai", capabilities: { images: false } }, "image/png")).toBe(null);
+    expect(toolResultImagePlacement({ provider: "anthropic" }, "image/svg+xml")).toBe(null);
+    expect(toolResultImagePlacement({ provider: "openai-compatible" }, "image/png")).toBe(null);
+    expect(toolResultImagePlacement({ provider: "openai-compatible", capabilities: vision }, "image/png")).toBe(
+      "user_message",
     );
-    expect(acceptsToolResultImage({ provider: "openai-compatible", modelId: "llama" }, "image/png")).toBe(false);
-    expect(acceptsToolResultImage({ provider: "builtin", modelId: "echo" }, "image/png")).toBe(false);
+    expect(toolResultImagePlacement({ provider: "openai-compatible", capabilities: vision }, "image/bmp")).toBe(null);
+    expect(toolResultImagePlacement({ provider: "builtin", capabilities: vision }, "image/png")).toBe(null);
   });
 });
 
@@ -64,15 +76,15 @@ describe("tool-result images chosen for a model call", () => {
   ];
 
   it("says why an image of a type the model does not take, or too large, is not shown", async () => {
-    const [message] = await withToolResultImages(noPool, "sess", { provider: "anthropic", modelId: "m" }, conversation);
+    const [message] = await withToolResultImages(noPool, "sess", { provider: "anthropic" }, conversation);
     expect(message!.role === "tool" && message!.results[0]!.media).toEqual([
-      { ...svg, notShown: "this model does not take image/svg+xml images in tool results" },
+      { ...svg, notShown: "this model does not take image/svg+xml images" },
       { ...big, notShown: "larger than the 5 MiB shown to models" },
     ]);
   });
 
   it("leaves the conversation as is for a model that takes no images", async () => {
-    const spec = { provider: "openai-compatible" as const, modelId: "m" };
-    expect(await withToolResultImages(noPool, "sess", spec, conversation)).toBe(conversation);
+    const model = { provider: "openai-compatible" as const };
+    expect(await withToolResultImages(noPool, "sess", model, conversation)).toBe(conversation);
   });
 });

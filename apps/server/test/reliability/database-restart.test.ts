@@ -27,8 +27,6 @@ let t: TestApp;
 beforeAll(async () => {
   database = await startRestartableDatabase();
   fake = await startFakeOpenAI();
-  // A model that takes a second to answer: the restart lands while calls are in flight.
-  fake.respondWith({ text: "Answered.", delayMs: 1_000 });
   t = await startTestApp({
     role: "api",
     database: { url: database.url, drop: async () => {} },
@@ -67,17 +65,28 @@ async function restartUnderLoad(world: ChaosWorld & { apiUrl: string }, runsWork
     trigger: { type: "schedule", cron: "0 0 1 1 *", timezone: "UTC" },
   });
   const firing = thisYearsFiring();
+  // The first calls are answered only once the database is down (seen by /readyz), so that they are in flight then.
+  let databaseDown: () => void = () => {};
+  const down = new Promise<void>((resolve) => {
+    databaseDown = resolve;
+  });
+  fake.respondWith({ text: "Answered.", after: down });
   for (const id of sessions) await message(world, id, "First message");
-  await sleep(500);
+  const inFlight = () => fake.requests.filter((r) => r.path === "/v1/chat/completions" && r.outcome === "pending");
+  expect(await pollUntil(Date.now() + 30_000, async () => (inFlight().length >= 4 ? true : undefined))).toBe(true);
 
-  // The database goes down with four model calls in flight; the schedule falls due 1.5 s into the outage.
+  // The database goes down with four model calls in flight; the schedule falls due during the outage.
   await fastForward(automation.id, firing, 2_000);
   const restart = world.restartDatabase!(OUTAGE_MS);
-  await sleep(1_500);
-  const during = await readyz(world.apiUrl);
-  expect(during.status).toBe(503);
-  expect(during.body.checks?.database).toBe("unreachable");
+  const during = await pollUntil(Date.now() + OUTAGE_MS, async () => {
+    const r = await readyz(world.apiUrl);
+    return r.status === 503 ? r : undefined;
+  });
+  expect(during?.body.checks?.database).toBe("unreachable");
+  expect(inFlight()).toHaveLength(4);
+  databaseDown();
   await restart;
+  fake.respondWith({ text: "Answered." });
   const returnedAt = Date.now();
 
   const firstTurns = await Promise.all(sessions.map((id) => settledAfter(world, id, 1, returnedAt + 60_000)));

@@ -86,7 +86,22 @@ describe("cost budgets (US dollars)", () => {
     const agent = await createAgent(t, tenant, { model: PRICED });
     const budget = await addBudget(tenant, { scope: "workspace", limit: 0.5, action: "block" });
     fake.reset();
-    fake.respondWith((request) => ({ text: lastUserText(request.body), usage: USAGE, delayMs: 200 }));
+    // Each reply is held until a second call is in flight (or 10 s passed): calls made one after another would never
+    // be two at once.
+    let inFlight = 0;
+    let most = 0;
+    let second: () => void = () => {};
+    const twoAtOnce = new Promise<void>((resolve) => {
+      second = resolve;
+    });
+    fake.respondWith((request) => {
+      most = Math.max(most, ++inFlight);
+      if (inFlight >= 2) second();
+      const held = Promise.race([twoAtOnce, new Promise((resolve) => setTimeout(resolve, 10_000))]).finally(() => {
+        inFlight--;
+      });
+      return { text: lastUserText(request.body), usage: USAGE, after: held };
+    });
     const logs = await Promise.all(
       Array.from({ length: 6 }, async (_, i) => (await runSession(tenant, agent.id, `hello ${i}`)).log),
     );
@@ -97,7 +112,8 @@ describe("cost budgets (US dollars)", () => {
     );
     const calls = fake.requests.filter((r) => r.path === "/v1/chat/completions").length;
     // Every call is reserved before it is sent: the spend never passes the limit, however many run at once.
-    expect(calls).toBeGreaterThan(0);
+    expect(most).toBeGreaterThanOrEqual(2);
+    expect(calls).toBeGreaterThanOrEqual(2);
     expect(calls).toBeLessThan(6);
     expect(answered).toHaveLength(calls);
     expect(refused).toHaveLength(6 - calls);

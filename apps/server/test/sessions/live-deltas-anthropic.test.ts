@@ -3,6 +3,7 @@ import { type FakeAnthropic, type FakeAnthropicRequest, startFakeAnthropic } fro
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message } from "./helpers.js";
+import { interruptStreamedReply } from "./interrupt-stream.js";
 import { type LogEntry, waitForIdle } from "./loop-helpers.js";
 import { openSse } from "./sse-client.js";
 
@@ -19,16 +20,22 @@ const hasToolResult = (request: FakeAnthropicRequest) =>
       Array.isArray(m.content) && (m.content as Block[]).some((b) => b.type === "tool_result"),
   );
 
+const LONG = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+const asksAtLength = (request: FakeAnthropicRequest) =>
+  JSON.stringify(request.body.messages.at(-1)).includes("talk at length");
+
 beforeAll(async () => {
   fake = await startFakeAnthropic({
     reply: (request) =>
-      hasToolResult(request)
-        ? { thinking: "The tool answered.", text: "Echoed: hi, as you asked.", chunkDelayMs: 10 }
-        : {
-            thinking: "The user wants an echo: call the tool once.",
-            toolCalls: [{ name: "docs__echo", input: { text: "hi" } }],
-            chunkDelayMs: 10,
-          },
+      asksAtLength(request)
+        ? { text: LONG, chunkDelayMs: 100 }
+        : hasToolResult(request)
+          ? { thinking: "The tool answered.", text: "Echoed: hi, as you asked.", chunkDelayMs: 10 }
+          : {
+              thinking: "The user wants an echo: call the tool once.",
+              toolCalls: [{ name: "docs__echo", input: { text: "hi" } }],
+              chunkDelayMs: 10,
+            },
   });
   mcp = await startMcpServer({ transport: "streamable" });
   t = await startTestApp({
@@ -86,5 +93,26 @@ describe("live deltas on Anthropic", { timeout: 60_000 }, () => {
     } finally {
       live.close();
     }
+  });
+
+  it("an interrupt keeps what the streamed reply had written, with the prompt's tokens Anthropic reported first", async () => {
+    const agent = await createAgent(t, t.tenant, { model: "anthropic/claude-sonnet-4-5" });
+    const { id, log, text } = await interruptStreamedReply(t, agent.id, "talk at length");
+    expect(text.length).toBeGreaterThan(0);
+    expect(text.length).toBeLessThan(LONG.length);
+    expect(LONG.startsWith(text)).toBe(true);
+    // The prompt's tokens as the API reported them in `message_start`; the output, never reported, estimated.
+    const reported = fake.requests.at(-1)!.usage;
+    const usage = log.find((e) => e.type === "agent.usage");
+    expect(usage).toMatchObject({
+      estimated: true,
+      inputTokens: reported.input_tokens + reported.cache_read_input_tokens + reported.cache_creation_input_tokens,
+      cacheReadInputTokens: reported.cache_read_input_tokens,
+      cacheWriteInputTokens: reported.cache_creation_input_tokens,
+      outputTokens: Math.ceil(text.length / 4),
+    });
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    const record = await t.http.get(`${t.tenant.base}/sessions/${id}`).set(t.tenant.auth);
+    expect(record.body.usage).toMatchObject({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
   });
 });

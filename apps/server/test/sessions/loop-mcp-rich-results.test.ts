@@ -7,7 +7,8 @@ import { createAgent, message, newSession } from "./helpers.js";
 import { type LogEntry, waitForIdle } from "./loop-helpers.js";
 
 // Images, audio and resources of MCP tool results (the official reference server), as stored in the log and as two
-// provider fakes receive them: Anthropic's Messages API takes images in tool results, Chat Completions does not.
+// provider fakes receive them: Anthropic's Messages API takes images in tool results; Chat Completions does not, and
+// its vision models take them in a user message (the fake refuses images anywhere else, or to other models).
 let t: TestApp;
 let anthropic: FakeAnthropic;
 let openai: FakeOpenAI;
@@ -15,11 +16,16 @@ let everything: ReferenceMcpServer;
 
 beforeAll(async () => {
   anthropic = await startFakeAnthropic();
-  openai = await startFakeOpenAI();
+  openai = await startFakeOpenAI({ visionModels: ["vision-model", "catalogued-vision"] });
   everything = await startReferenceMcpServer();
   t = await startTestApp({
     role: "all",
-    env: { ANTHROPIC_BASE_URL: anthropic.url, ANTHROPIC_API_KEY: "test-key", OPENAI_COMPATIBLE_BASE_URL: openai.url },
+    env: {
+      ANTHROPIC_BASE_URL: anthropic.url,
+      ANTHROPIC_API_KEY: "test-key",
+      OPENAI_COMPATIBLE_BASE_URL: openai.url,
+      MODEL_CATALOGUE: JSON.stringify({ "openai-compatible/catalogued-vision": { capabilities: { images: true } } }),
+    },
   });
 });
 afterAll(async () => {
@@ -31,7 +37,7 @@ afterAll(async () => {
 
 const mcpResult = (log: LogEntry[]) => log.find((e) => e.type === "agent.mcp_tool_result");
 
-async function runOneTool(model: string, tool: string) {
+async function runOneTool(model: unknown, tool: string) {
   const agent = await createAgent(t, t.tenant, {
     model,
     mcpServers: [{ name: "everything", url: everything.url }],
@@ -103,6 +109,53 @@ describe("rich MCP tool results", () => {
     expect(toolMessage.content).toContain(image.artifactId);
     expect(toolMessage.content).toContain("not shown: this model does not take images in tool results");
     expect(toolMessage.content).not.toContain("iVBORw0KGgo");
+  });
+
+  for (const model of [
+    { id: "openai-compatible/vision-model", capabilities: { images: true } },
+    "openai-compatible/catalogued-vision",
+  ]) {
+    const name = typeof model === "string" ? model : `${model.id} (agent's capabilities)`;
+    it(`shows a Chat Completions vision model the image in a user message right after the tool results: ${name}`, async () => {
+      openai.enqueue({ toolCalls: [{ name: "everything__get-tiny-image", arguments: {} }] }, { text: "A logo." });
+      const { sessionId, log } = await runOneTool(model, "get-tiny-image");
+      expect(log.at(-1).stopReason).toBe("end_turn");
+      const image = mcpResult(log).content.find((p: { type: string }) => p.type === "image");
+      const stored = await artifactBytes(sessionId, image.artifactId);
+      const second = openai.requests.at(-1)!;
+      // The fake refuses images outside user messages and to models without vision: it answered.
+      expect(second.status).toBe(200);
+      const messages = second.body.messages as { role: string; content: unknown }[];
+      const at = messages.findIndex((m) => m.role === "tool");
+      expect(typeof messages[at]!.content).toBe("string");
+      expect(messages[at]!.content).toContain(`stored as session artifact ${image.artifactId}`);
+      expect(messages[at]!.content).toContain("shown in the message after the tool results");
+      expect(messages[at]!.content).not.toContain("iVBORw0KGgo");
+      expect(messages[at + 1]).toEqual({
+        role: "user",
+        content: [
+          {
+            type: "text",
+            text: `[Images from the tool results above: everything__get-tiny-image (${image.artifactId})]`,
+          },
+          { type: "image_url", image_url: { url: `data:image/png;base64,${stored.bytes.toString("base64")}` } },
+        ],
+      });
+      expect(messages).toHaveLength(at + 2);
+    });
+  }
+
+  it("an agent that says its Chat Completions model takes images when it does not: the provider's 400 ends the turn", async () => {
+    openai.enqueue({ toolCalls: [{ name: "everything__get-tiny-image", arguments: {} }] });
+    const { log } = await runOneTool(
+      { id: "openai-compatible/text-only", capabilities: { images: true } },
+      "get-tiny-image",
+    );
+    expect(openai.requests.at(-1)!.status).toBe(400);
+    expect(log.at(-1).stopReason).toBe("error");
+    const error = log.find((e) => e.type === "session.error");
+    expect(error.error.code).toBe("model.provider_error");
+    expect(error.error.message).toContain("image_url is only supported by certain models");
   });
 
   it("reads linked resources into the result: text inline, binary stored as an artifact", async () => {

@@ -3,6 +3,7 @@ import { type FakeResponses, type FakeResponsesRequest, startFakeResponses } fro
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message, newSession } from "./helpers.js";
+import { interruptStreamedReply } from "./interrupt-stream.js";
 import { getSession, type LogEntry, waitForIdle } from "./loop-helpers.js";
 import { openSse } from "./sse-client.js";
 
@@ -16,16 +17,21 @@ type Item = { type?: string; encrypted_content?: string };
 const toolOutputSent = (request: FakeResponsesRequest) =>
   (request.body.input as Item[]).some((item) => item.type === "function_call_output");
 
+const LONG = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+const asksAtLength = (request: FakeResponsesRequest) => JSON.stringify(request.body.input).includes("talk at length");
+
 beforeAll(async () => {
   fake = await startFakeResponses({
     reply: (request) =>
-      toolOutputSent(request)
-        ? { reasoning: "The tool answered, I can reply.", text: "Echoed, as you asked.", chunkDelayMs: 5 }
-        : {
-            reasoning: "I need the echo tool.",
-            toolCalls: [{ name: "docs__echo", input: { text: "hi" } }],
-            chunkDelayMs: 5,
-          },
+      asksAtLength(request)
+        ? { text: LONG, chunkDelayMs: 100 }
+        : toolOutputSent(request)
+          ? { reasoning: "The tool answered, I can reply.", text: "Echoed, as you asked.", chunkDelayMs: 5 }
+          : {
+              reasoning: "I need the echo tool.",
+              toolCalls: [{ name: "docs__echo", input: { text: "hi" } }],
+              chunkDelayMs: 5,
+            },
   });
   mcp = await startMcpServer({ transport: "streamable" });
   t = await startTestApp({ role: "all", env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.url } });
@@ -114,4 +120,28 @@ describe("reasoning and prompt caching on OpenAI (Responses API)", () => {
       live.close();
     }
   }, 60_000);
+
+  it("an interrupt keeps what the streamed reply had written (its usage estimated), and the next turn is sent it", async () => {
+    const agent = await createAgent(t, t.tenant, { model: "openai/gpt-5-mini" });
+    const { id, log: cutLog, text } = await interruptStreamedReply(t, agent.id, "talk at length");
+    expect(text.length).toBeGreaterThan(0);
+    expect(LONG.startsWith(text) && text.length < LONG.length).toBe(true);
+    // The Responses API reports usage only when the response completes: all of it estimated.
+    const usage = cutLog.find((e: LogEntry) => e.type === "agent.usage");
+    expect(usage).toMatchObject({ estimated: true, outputTokens: Math.ceil(text.length / 4) });
+    expect(usage.inputTokens).toBeGreaterThan(0);
+
+    await t.http
+      .post(`${t.tenant.base}/sessions/${id}/events`)
+      .set(t.tenant.auth)
+      .send({ events: [message("go on")] });
+    const log = await waitForIdle(t, t.tenant, id, 2);
+    expect(log.at(-1)).toMatchObject({ type: "session.status_idle", stopReason: "end_turn" });
+    const next = fake.requests.at(-1)!;
+    expect(next.status).toBe(200);
+    const said = (next.body.input as { role?: string; content?: { text?: string }[] }[]).find(
+      (item) => item.role === "assistant",
+    );
+    expect(said?.content?.map((part) => part.text).join("")).toBe(text);
+  });
 });

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
  * `cache_control` are written (at most 4 markers, else 400); a prefix shorter than the model's minimum cacheable
  * length is not cached; a request reads the longest cached prefix that ends at one of its block boundaries within the
  * 20 blocks before a marker. The order is tools, system, messages; the markers themselves are not part of a prefix.
- * Tokens are words, as the fake counts them.
+ * Tokens are counted as the fake counts them (`fake-tokenizer.ts`); tool definitions are left out of the prefixes.
  */
 export class FakePromptCache {
   private readonly prefixes = new Set<string>();

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { FakePromptCache } from "./fake-anthropic-cache.js";
 import { streamMessage } from "./fake-anthropic-stream.js";
 import { signThinking, thinkingRefusal } from "./fake-anthropic-thinking.js";
+import { countFakeTokens, IMAGE_TOKENS } from "./fake-tokenizer.js";
 
 /**
  * A real HTTP server on 127.0.0.1 speaking Anthropic's Messages API (`POST /v1/messages`, streamed as the API streams
@@ -11,7 +12,8 @@ import { signThinking, thinkingRefusal } from "./fake-anthropic-thinking.js";
  * from `options.reply` or else a queue of scripted replies (`enqueue`). It refuses what the real API refuses:
  * - a `tool_result` whose content is not a string or blocks of type `text`, `image` (base64 of a JPEG, PNG, GIF or
  *   WebP, or a URL), `document` or `search_result` (400 `invalid_request_error`);
- * - with `options.contextWindow`, a prompt over the model's window (prompt tokens counted as words, plus `max_tokens`):
+ * - with `options.contextWindow`, a prompt over the model's window (prompt tokens counted at least as a real tokenizer
+ *   counts them, `fake-tokenizer.ts`, plus `max_tokens`):
  *   400 `invalid_request_error` "prompt is too long: N tokens > W maximum";
  * - thinking as `fake-anthropic-thinking.ts` says (bad budgets, altered or dropped signed thinking blocks);
  * - more than 4 `cache_control` markers. Prompt caching follows the API (`fake-anthropic-cache.ts`): usage reports
@@ -37,6 +39,9 @@ export interface FakeAnthropicRequest {
   status: number;
   /** Refused as longer than the model's window. */
   refused: boolean;
+  /** The usage the response reported (in `message_start` when streamed, output tokens at its end). */
+  // biome-ignore lint/suspicious/noExplicitAny: a Messages API usage object
+  usage?: any;
 }
 
 export interface FakeAnthropicOptions {
@@ -86,15 +91,23 @@ function invalidRequest(body: { messages?: { content?: unknown }[] }): string | 
   return null;
 }
 
-const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
-
-/** Words of every text in the request (system, text blocks, tool results), as this fake counts tokens. */
-function promptWords(value: unknown): number {
-  if (typeof value === "string") return countWords(value);
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + promptWords(item), 0);
+/**
+ * Tokens of a part of the request as the API counts them (`fake-tokenizer.ts`): texts, thinking, tool inputs (as JSON),
+ * tool results and the system prompt; an image costs a fixed amount.
+ */
+function promptTokens(value: unknown): number {
+  if (typeof value === "string") return countFakeTokens(value);
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + promptTokens(item), 0);
   if (typeof value !== "object" || value === null) return 0;
   const record = value as Record<string, unknown>;
-  return promptWords(record.text) + promptWords(record.content) + promptWords(record.system);
+  if (record.type === "image") return IMAGE_TOKENS;
+  return (
+    promptTokens(record.text) +
+    promptTokens(record.thinking) +
+    promptTokens(record.content) +
+    promptTokens(record.system) +
+    (record.type === "tool_use" ? countFakeTokens(record.name) + countFakeTokens(record.input) : 0)
+  );
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown) {
@@ -127,7 +140,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (request.method !== "POST" || path !== "/v1/messages") return fail(404, "not_found_error", "Not found");
     const invalid = invalidRequest(body);
     if (invalid) return fail(400, "invalid_request_error", invalid);
-    const prompt = promptWords({ system: body.system, content: body.messages });
+    const prompt =
+      promptTokens({ system: body.system, content: body.messages }) +
+      (Array.isArray(body.tools) && body.tools.length > 0 ? countFakeTokens(body.tools) : 0);
     const needed = prompt + Number(body.max_tokens ?? 0);
     if (options.contextWindow !== undefined && needed > options.contextWindow) {
       recorded.refused = true;
@@ -139,7 +154,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     }
     const refusal = thinkingRefusal(body, options.noThinking ?? []);
     if (refusal) return fail(400, "invalid_request_error", refusal);
-    const cached = cache.account(body, promptWords);
+    const cached = cache.account(body, promptTokens);
     if ("error" in cached) return fail(400, "invalid_request_error", cached.error);
     const reply = options.reply?.(recorded) ?? queue.shift() ?? { text: "ok" };
     if (reply.hang) return;
@@ -165,9 +180,14 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         input_tokens: prompt - cached.read - cached.written,
         cache_creation_input_tokens: cached.written,
         cache_read_input_tokens: cached.read,
-        output_tokens: countWords(reply.text ?? "") + countWords(thought ?? "") + 1,
+        output_tokens:
+          countFakeTokens(reply.text ?? "") +
+          countFakeTokens(thought ?? "") +
+          (reply.toolCalls ?? []).reduce((sum, c) => sum + countFakeTokens(c.name) + countFakeTokens(c.input), 0) +
+          1,
       },
     };
+    recorded.usage = message.usage;
     if (body.stream === true) return streamMessage(response, message, reply.chunkDelayMs ?? 0);
     sendJson(response, 200, message);
   });

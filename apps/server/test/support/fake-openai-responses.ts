@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { streamResponse } from "./fake-openai-responses-stream.js";
+import { countFakeTokens, fakeTokens } from "./fake-tokenizer.js";
 
 /**
  * A real HTTP server on 127.0.0.1 speaking OpenAI's Responses API (`POST /v1/responses`; streamed with `stream: true`
@@ -11,8 +12,10 @@ import { streamResponse } from "./fake-openai-responses-stream.js";
  * - with `store: false`, a reasoning item comes back only when `include` asks for `reasoning.encrypted_content`; a
  *   follow-up whose reasoning item's `encrypted_content` is altered is refused (400 `invalid_encrypted_content`), and
  *   so is a `function_call` sent back without the reasoning item that preceded it;
- * - prompt caching as OpenAI reports it: requests with the same `prompt_cache_key` read the longest prefix (in words,
- *   1024 at least, in steps of 128) they share with an earlier one, in `input_tokens_details.cached_tokens`.
+ * - prompt caching as OpenAI reports it: requests with the same `prompt_cache_key` read the longest prefix (in tokens,
+ *   1024 at least, in steps of 128) they share with an earlier one, in `input_tokens_details.cached_tokens`;
+ * - tokens counted at least as a real tokenizer counts them (`fake-tokenizer.ts`): the instructions and input items as
+ *   sent (JSON), and the tool definitions.
  */
 export interface FakeResponsesReply {
   reasoning?: string;
@@ -36,10 +39,8 @@ export interface FakeResponses {
 
 const sign = (id: string, text: string) =>
   createHmac("sha256", "fake-responses").update(`${id}:${text}`).digest("base64");
-const words = (value: unknown): string[] =>
-  JSON.stringify(value ?? "")
-    .split(/[\s"{}[\],:]+/)
-    .filter(Boolean);
+/** The prompt's tokens (instructions, then the input items as JSON), for the prefix cache and the usage. */
+const tokensOf = (value: unknown): string[] => fakeTokens(JSON.stringify(value ?? ""));
 
 type Item = { type?: string; id?: string; call_id?: string; encrypted_content?: string; summary?: { text: string }[] };
 
@@ -107,7 +108,8 @@ export async function startFakeResponses(options: {
       recorded.status = 400;
       return send(response, 400, { error: { ...refused, type: "invalid_request_error", param: null } });
     }
-    const prompt = words([body.instructions, body.input]);
+    const prompt = tokensOf([body.instructions, body.input]);
+    const toolTokens = Array.isArray(body.tools) && body.tools.length > 0 ? countFakeTokens(body.tools) : 0;
     let cached = 0;
     if (typeof body.prompt_cache_key === "string") {
       const seen = prefixes.get(body.prompt_cache_key) ?? [];
@@ -150,8 +152,11 @@ export async function startFakeResponses(options: {
         content: [{ type: "output_text", text: reply.text, annotations: [] }],
       });
     }
-    const reasoningTokens = reply.reasoning ? words(reply.reasoning).length : 0;
-    const outputTokens = words([reply.text, reply.toolCalls]).length + reasoningTokens;
+    const reasoningTokens = reply.reasoning ? countFakeTokens(reply.reasoning) : 0;
+    const outputTokens =
+      countFakeTokens(reply.text ?? "") +
+      (reply.toolCalls ?? []).reduce((sum, c) => sum + countFakeTokens(c.name) + countFakeTokens(c.input), 0) +
+      reasoningTokens;
     const answer = {
       id: `resp_${randomUUID().replace(/-/g, "")}`,
       object: "response",
@@ -161,11 +166,11 @@ export async function startFakeResponses(options: {
       output,
       incomplete_details: null,
       usage: {
-        input_tokens: prompt.length,
+        input_tokens: prompt.length + toolTokens,
         input_tokens_details: { cached_tokens: cached },
         output_tokens: outputTokens,
         output_tokens_details: { reasoning_tokens: reasoningTokens },
-        total_tokens: prompt.length + outputTokens,
+        total_tokens: prompt.length + toolTokens + outputTokens,
       },
     };
     if (body.stream === true) return streamResponse(response, answer, reply.chunkDelayMs ?? 0);

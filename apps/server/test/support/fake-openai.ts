@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { countFakeTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from "./fake-tokenizer.js";
 
 /**
  * A real HTTP server on 127.0.0.1 speaking the OpenAI Chat Completions protocol (streaming and not),
- * answering from a queue of scripted replies, or echoing the last user message when the queue is empty.
+ * answering from a queue of scripted replies, or echoing the last user message when the queue is empty. Strict as the
+ * real servers: images only in `user` messages and only to `visionModels`, a prompt over the window refused with each
+ * server's own body, tokens counted at least as a real tokenizer counts them (`fake-tokenizer.ts`).
  */
 
 export interface FakeToolCall {
@@ -19,6 +22,8 @@ export interface FakeCompletionReply {
   toolCalls?: FakeToolCall[];
   /** Wait before the first token (streaming: headers are sent first) or before the response. */
   delayMs?: number;
+  /** Answer only once this settles (then `delayMs`): lets a test hold replies until something it observes happened. */
+  after?: Promise<unknown>;
   /** Wait between streamed chunks (a reply not streamed waits as long in all before it is sent). */
   chunkDelayMs?: number;
   /**
@@ -50,6 +55,8 @@ export interface FakeRequest {
   headers: Record<string, string>;
   /** `client-closed` when the client went away before the response was complete (e.g. an abort). */
   outcome: "pending" | "completed" | "client-closed";
+  /** The HTTP status answered (once headers are sent). */
+  status?: number;
   // biome-ignore lint/suspicious/noExplicitAny: recorded JSON bodies are inspected freely by tests
   body: any;
 }
@@ -95,13 +102,30 @@ export function lastUserText(body: { messages?: ChatMessage[] }): string {
   return "";
 }
 
-function countWords(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
-}
-
-function promptWords(body: { messages?: ChatMessage[] }): number {
-  const messages = Array.isArray(body?.messages) ? body.messages : [];
-  return messages.reduce((sum, message) => sum + countWords(contentText(message?.content)), 0);
+/**
+ * Prompt tokens of a request as a real tokenizer counts them (`fake-tokenizer.ts`): every message's frame, its text
+ * parts, its images, the tool calls it carries (name and arguments), and the tool definitions.
+ */
+export function promptTokens(body: { messages?: unknown[]; tools?: unknown[] }): number {
+  const messages = (Array.isArray(body?.messages) ? body.messages : []) as {
+    content?: unknown;
+    tool_calls?: { function?: { name?: string; arguments?: string } }[];
+  }[];
+  let tokens = 3 + (Array.isArray(body?.tools) && body.tools.length > 0 ? countFakeTokens(body.tools) : 0);
+  for (const message of messages) {
+    tokens += MESSAGE_OVERHEAD_TOKENS;
+    const content = message?.content;
+    if (typeof content === "string") tokens += countFakeTokens(content);
+    else if (Array.isArray(content)) {
+      for (const part of content as { type?: string; text?: string }[]) {
+        tokens += part?.type === "image_url" ? IMAGE_TOKENS : countFakeTokens(part?.text ?? "");
+      }
+    }
+    for (const call of message?.tool_calls ?? []) {
+      tokens += countFakeTokens(call.function?.name ?? "") + countFakeTokens(call.function?.arguments ?? "");
+    }
+  }
+  return tokens;
 }
 
 function flattenHeaders(request: IncomingMessage): Record<string, string> {
@@ -124,16 +148,40 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]+={0,2})$/;
+
 /**
- * As the Chat Completions API answers: a `tool` message's content is a string or an array of text parts; an image
- * (or any other part) there is refused with a 400.
+ * What the Chat Completions API refuses with a 400 about where content goes: a `tool` (or `system`, `assistant`)
+ * message carrying anything but text parts, an image outside a `user` message ("Image URLs are only allowed for
+ * messages with role 'user'"), an image URL that is neither http(s) nor a base64 data URL of PNG, JPEG, GIF or WebP,
+ * and any image sent to a model that takes none (`visionModels` lists those that do).
  */
-function invalidToolMessage(body: { messages?: { role?: string; content?: unknown }[] }): string | null {
+function invalidContent(
+  body: { model?: string; messages?: { role?: string; content?: unknown }[] },
+  visionModels: readonly string[],
+): string | null {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   for (const [index, message] of messages.entries()) {
-    if (message?.role !== "tool" || !Array.isArray(message.content)) continue;
-    const part = (message.content as { type?: string }[]).find((p) => p?.type !== "text");
-    if (part) return `Invalid 'messages[${index}].content': tool messages take text parts only, got '${part.type}'`;
+    if (!Array.isArray(message?.content)) continue;
+    for (const part of message.content as { type?: string; image_url?: { url?: string } }[]) {
+      if (part?.type === "text") continue;
+      if (part?.type !== "image_url") {
+        return `Invalid 'messages[${index}].content': unknown part type '${part?.type}'`;
+      }
+      if (message.role !== "user") {
+        return (
+          `Invalid 'messages[${index}]'. Image URLs are only allowed for messages with role 'user', but this message ` +
+          `with role '${message.role}' contains an image URL.`
+        );
+      }
+      const url = String(part.image_url?.url ?? "");
+      const data = IMAGE_DATA_URL.exec(url);
+      const valid = data ? Buffer.from(data[2]!, "base64").toString("base64") === data[2] : /^https?:\/\//.test(url);
+      if (!valid) return `Invalid 'messages[${index}].content': image_url.url is not a valid image URL or data URL`;
+      if (!visionModels.includes(String(body.model))) {
+        return "Invalid content type. image_url is only supported by certain models.";
+      }
+    }
   }
   return null;
 }
@@ -171,8 +219,9 @@ function toolCallsOf(reply: FakeCompletionReply) {
 function usageOf(reply: FakeCompletionReply, body: { messages?: ChatMessage[] }) {
   const completion =
     reply.usage?.completionTokens ??
-    countWords(reply.text ?? "") + toolCallsOf(reply).reduce((sum, call) => sum + countWords(call.arguments), 0);
-  const prompt = reply.usage?.promptTokens ?? promptWords(body);
+    countFakeTokens(reply.text ?? "") +
+      toolCallsOf(reply).reduce((sum, call) => sum + countFakeTokens(call.name) + countFakeTokens(call.arguments), 0);
+  const prompt = reply.usage?.promptTokens ?? promptTokens(body);
   // As OpenAI reports them: the cached part of the prompt and the reasoning part of the completion, 0 when none.
   return {
     prompt_tokens: prompt,
@@ -328,11 +377,17 @@ export type OverflowStyle = "openai" | "vllm" | "litellm" | "ollama";
 
 export interface FakeOpenAIOptions {
   /**
-   * Tokens the model accepts (prompt tokens as this fake counts them, words, plus `max_tokens`): a longer request is
-   * refused as the real servers refuse it. Unlimited when absent.
+   * Tokens the model accepts (prompt tokens as this fake counts them, `promptTokens`, plus `max_tokens`): a longer
+   * request is refused as the real servers refuse it. Unlimited when absent.
    */
   contextWindow?: number;
+  /** Windows of particular models (by the request's `model`), over `contextWindow`. */
+  contextWindows?: Record<string, number>;
   overflowStyle?: OverflowStyle;
+  /** Refusal styles of particular models, over `overflowStyle`. */
+  overflowStyles?: Record<string, OverflowStyle>;
+  /** Models that take images (in `user` messages only); any image sent to another model is refused. */
+  visionModels?: string[];
 }
 
 /** The real bodies: OpenAI and LiteLLM proxy `context_length_exceeded`, vLLM `BadRequestError`, Ollama's message. */
@@ -396,6 +451,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     response.on("close", () => {
       closed.abort();
       if (recorded) recorded.outcome = response.writableFinished ? "completed" : "client-closed";
+      if (recorded && response.headersSent) recorded.status = response.statusCode;
     });
     try {
       const path = new URL(request.url ?? "/", "http://localhost").pathname;
@@ -417,16 +473,18 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         return;
       }
 
-      const invalid = invalidToolMessage(recorded.body);
+      const invalid = invalidContent(recorded.body, options.visionModels ?? []);
       if (invalid) {
         sendJson(response, 400, { error: { message: invalid, type: "invalid_request_error", param: "messages" } });
         return;
       }
-      if (options.contextWindow !== undefined) {
+      const window = options.contextWindows?.[String(recorded.body?.model)] ?? options.contextWindow;
+      if (window !== undefined) {
         const requested =
-          promptWords(recorded.body) + Number(recorded.body?.max_tokens ?? recorded.body?.max_completion_tokens ?? 0);
-        if (requested > options.contextWindow) {
-          const refusal = overflowReply(options.overflowStyle ?? "openai", options.contextWindow, requested);
+          promptTokens(recorded.body) + Number(recorded.body?.max_tokens ?? recorded.body?.max_completion_tokens ?? 0);
+        if (requested > window) {
+          const style = options.overflowStyles?.[String(recorded.body?.model)] ?? options.overflowStyle ?? "openai";
+          const refusal = overflowReply(style, window, requested);
           return await answerFailure(refusal, response, closed.signal);
         }
       }
@@ -439,6 +497,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
             : script;
       if ("hang" in reply) return;
       if ("status" in reply) return await answerFailure(reply, response, closed.signal);
+      if (reply.after) await reply.after;
       if (recorded.body?.stream === true) return await streamCompletion(reply, recorded.body, response, closed.signal);
       return await answerCompletion(reply, recorded.body, response, closed.signal);
     } catch (error) {

@@ -11,9 +11,18 @@ export interface TcpRelay {
   close(): Promise<void>;
 }
 
-export async function startTcpRelay(target: { host: string; port: number }): Promise<TcpRelay> {
+/** `dropConnection(n)`: the n-th connection (1, 2, …) is closed as soon as it is accepted, as a server going down. */
+export async function startTcpRelay(
+  target: { host: string; port: number },
+  options: { dropConnection?: (n: number) => boolean } = {},
+): Promise<TcpRelay> {
   const sockets = new Set<net.Socket>();
+  let connections = 0;
   const server = net.createServer((client) => {
+    if (options.dropConnection?.(++connections)) {
+      client.destroy();
+      return;
+    }
     const upstream = net.connect(target.port, target.host);
     for (const socket of [client, upstream]) {
       sockets.add(socket);

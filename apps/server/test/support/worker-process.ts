@@ -5,15 +5,22 @@ import { join } from "node:path";
 import { TEST_EGRESS_ALLOW_CIDRS, type TestApp } from "./test-app.js";
 
 const SERVER_DIR = join(import.meta.dirname, "..", "..");
+/** Ends the process on pg's concurrent-query warning (`pg-warning.ts`). */
+const PG_WARNING_EXIT = join(import.meta.dirname, "pg-warning-exit.ts");
 
 /**
  * Starts `main.ts` with ROLE=worker against the test app's database, as a real child process; resolves once its job
- * runner has started. `DEBUG_WORKERS=1` copies its output to stderr.
+ * runner has started (or once its output shows `until`). `DEBUG_WORKERS=1` copies its output to stderr.
  */
-export async function startWorkerProcess(t: TestApp, env: Record<string, string> = {}): Promise<ChildProcess> {
+export async function startWorkerProcess(
+  t: TestApp,
+  env: Record<string, string> = {},
+  until = "job runner started",
+): Promise<ChildProcess> {
   const config = t.platform.ctx.config;
   const dataDir = mkdtempSync(join(tmpdir(), "ap-worker-"));
-  const child = spawn(process.execPath, ["--conditions=agent-platform-source", "--import", "tsx", "src/main.ts"], {
+  const args = ["--conditions=agent-platform-source", "--import", "tsx", "--import", PG_WARNING_EXIT, "src/main.ts"];
+  const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: {
       PATH: process.env.PATH ?? "",
@@ -37,7 +44,7 @@ export async function startWorkerProcess(t: TestApp, env: Record<string, string>
     const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes("job runner started")) {
+      if (output.includes(until)) {
         clearTimeout(timer);
         resolve();
       }

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEgressProxy } from "../../src/lib/outbound/index.js";
@@ -174,6 +174,34 @@ describe("the browser's boundary", () => {
       });
       // Its own pid namespace: the bridge, the shell and a few helpers, not the host's processes.
       expect(Number(seen.pids)).toBeLessThan(10);
+    } finally {
+      await proxy.close();
+      await launch.dispose();
+    }
+  });
+
+  it("bounds the processes of a browser at BROWSER_MAX_PROCESSES (its cgroup's pids limit, or its user's)", async () => {
+    expect(() => readBrowserSettings({ BROWSER_MAX_PROCESSES: "8" })).toThrow(
+      /BROWSER_MAX_PROCESSES must be an integer/,
+    );
+    const settings = readBrowserSettings({ BROWSER_MAX_PROCESSES: "40" });
+    const id = randomUUID();
+    const launch = await prepareConfinedLaunch(settings.boundary, "/usr/bin/bash", id);
+    const proxy = await startEgressProxy({
+      outbound: t.platform.ctx.outbound,
+      judge: () => null,
+      listen: { path: launch.proxySocket, uid: settings.boundary.uid, gid: settings.boundary.gid },
+    });
+    try {
+      const { stdout } = await promisify(execFile)(launch.executablePath, ["-c", "echo $(ulimit -u)"], { env: {} });
+      // Where cgroups are delegated the browser's own cgroup (joined before bubblewrap starts) has the limit; without
+      // them its user's process limit is set to it.
+      const cgroupLimits = [
+        `/sys/fs/cgroup/pids/agent-platform/browser-${id}/pids.max`,
+        `/sys/fs/cgroup/agent-platform/browser-${id}/pids.max`,
+      ].flatMap((file) => (existsSync(file) ? [readFileSync(file, "utf8").trim()] : []));
+      if (cgroupLimits.length > 0) expect(cgroupLimits).toEqual(["40"]);
+      else expect(stdout.trim()).toBe("40");
     } finally {
       await proxy.close();
       await launch.dispose();

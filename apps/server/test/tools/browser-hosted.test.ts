@@ -232,6 +232,30 @@ describe("hosted browser providers, the tool", () => {
     expect(missing.content).toContain("BROWSER_PROVIDER_B_SESSION_URL (or BROWSER_PROVIDER_B_CDP_URL)");
   });
 
+  it("BROWSER_PROVIDER_B_REGIONS maps the agent's region to the service's; a region it does not map is a tool error", async () => {
+    const tooling = toolingWith({ BROWSER_PROVIDER_B_REGIONS: "eu=eu-central-1,us=us-east-1" });
+    const before = serviceB.sessions.length;
+    const us = await browse(tooling, { browser: { provider: "provider_b", region: "us" } });
+    const opened = await us.call({ action: "navigate", url: `${web.site.url}/about` });
+    expect(opened.isError, opened.content).toBe(false);
+    await us.close();
+    expect(serviceB.sessions.slice(before).map((s) => s.region)).toEqual(["us-east-1"]);
+
+    const asia = await browse(tooling, { browser: { provider: "provider_b", region: "ap" } });
+    const refused = await asia.call({ action: "navigate", url: `${web.site.url}/about` });
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toContain(
+      'The browser provider "provider_b" offers no region "ap" on this platform (configured: eu, us; BROWSER_PROVIDER_B_REGIONS)',
+    );
+    expect(serviceB.sessions.length).toBe(before + 1);
+
+    // Without a mapping the agent's region is passed on as it is.
+    const plain = await browse(toolingWith({}), { browser: { provider: "provider_b", region: "ap-south-1" } });
+    expect((await plain.call({ action: "navigate", url: `${web.site.url}/about` })).isError).toBe(false);
+    await plain.close();
+    expect(serviceB.sessions.at(-1)!.region).toBe("ap-south-1");
+  });
+
   it("releases the remote session after the idle timeout", async () => {
     const before = serviceA.sessions.length;
     const b = await browse(toolingWith({ BROWSER_IDLE_TIMEOUT_MS: "1000" }), {

@@ -56,7 +56,26 @@ export interface ModelObject {
   contextWindow?: number;
   pricing?: ModelPricing;
   reasoning?: ModelReasoning;
+  capabilities?: ModelCapabilitiesOverride;
 }
+
+/** What the agent says its model can do, over the model catalogue. */
+export interface ModelCapabilitiesOverride {
+  images?: boolean;
+}
+
+export const ModelCapabilitiesSchema = z
+  .object({
+    images: z
+      .boolean()
+      .optional()
+      .describe(
+        "The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of " +
+          "tool results in a user message right after the tool results; otherwise it is told what they were",
+      ),
+  })
+  .strict()
+  .describe("What the model can do, where the model catalogue does not know it (or says otherwise)");
 
 export const ModelObjectSchema: z.ZodType<ModelObject, z.ZodTypeDef, ModelObject> = z
   .object({
@@ -76,6 +95,7 @@ export const ModelObjectSchema: z.ZodType<ModelObject, z.ZodTypeDef, ModelObject
       ),
     pricing: ModelPricingSchema.optional(),
     reasoning: ModelReasoningSchema.optional(),
+    capabilities: ModelCapabilitiesSchema.optional(),
   })
   .strict()
   .describe("Model: object form, with what the model catalogue cannot know about it");

@@ -254,8 +254,9 @@ export const AgentUsageLogEventSchema = logEvent(
       .literal(true)
       .optional()
       .describe(
-        "Present when the call was stopped by a `user.interrupt` before the provider reported its usage: the tokens " +
-          "are estimated (about 4 characters a token) from the prompt sent and the text written",
+        "Present when the call was stopped by a `user.interrupt` before the provider reported all of its usage: what " +
+          "it reported is kept (Anthropic reports the prompt's tokens as its stream starts), the rest is estimated " +
+          "(about 4 characters a token) from the prompt sent and the text written",
       ),
   },
   "Token usage of one model call",

@@ -1786,6 +1786,11 @@ export interface components {
                      */
                     effort?: "low" | "medium" | "high";
                 };
+                /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                capabilities?: {
+                    /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                    images?: boolean;
+                };
             };
             system: string;
             tools: (("web_fetch" | "memory_list" | "memory_read" | "memory_search" | "memory_write" | "knowledge_search" | "knowledge_read" | "artifact_write" | "skill_read" | "bash" | "file_read" | "file_write" | "file_edit" | "file_list" | "browser") | {
@@ -1875,6 +1880,11 @@ export interface components {
                              * @enum {string}
                              */
                             effort?: "low" | "medium" | "high";
+                        };
+                        /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                        capabilities?: {
+                            /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                            images?: boolean;
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
@@ -2244,7 +2254,7 @@ export interface components {
             /** @description `seq` of the last entry the call had in its context */
             contextSeq: number;
             /**
-             * @description Present when the call was stopped by a `user.interrupt` before the provider reported its usage: the tokens are estimated (about 4 characters a token) from the prompt sent and the text written
+             * @description Present when the call was stopped by a `user.interrupt` before the provider reported all of its usage: what it reported is kept (Anthropic reports the prompt's tokens as its stream starts), the rest is estimated (about 4 characters a token) from the prompt sent and the text written
              * @enum {boolean}
              */
             estimated?: true;
@@ -2644,6 +2654,11 @@ export interface components {
                      */
                     effort?: "low" | "medium" | "high";
                 };
+                /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                capabilities?: {
+                    /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                    images?: boolean;
+                };
             };
             /** @description Persistent instructions */
             system?: string;
@@ -2746,6 +2761,11 @@ export interface components {
                              * @enum {string}
                              */
                             effort?: "low" | "medium" | "high";
+                        };
+                        /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                        capabilities?: {
+                            /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                            images?: boolean;
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
@@ -3208,6 +3228,11 @@ export interface components {
                      * @enum {string}
                      */
                     effort?: "low" | "medium" | "high";
+                };
+                /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                capabilities?: {
+                    /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                    images?: boolean;
                 };
             };
         };
@@ -5133,6 +5158,11 @@ export interface components {
                      */
                     effort?: "low" | "medium" | "high";
                 };
+                /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                capabilities?: {
+                    /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                    images?: boolean;
+                };
             };
             /** @description Persistent instructions */
             system?: string;
@@ -5235,6 +5265,11 @@ export interface components {
                              * @enum {string}
                              */
                             effort?: "low" | "medium" | "high";
+                        };
+                        /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                        capabilities?: {
+                            /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                            images?: boolean;
                         };
                     };
                     /** @description JSON Schema of the expected output, injected into the delegation tool description */
@@ -10096,6 +10131,11 @@ export interface operations {
                              * @enum {string}
                              */
                             effort?: "low" | "medium" | "high";
+                        };
+                        /** @description What the model can do, where the model catalogue does not know it (or says otherwise) */
+                        capabilities?: {
+                            /** @description The model takes images. An `openai-compatible` (Chat Completions) vision model is then shown the images of tool results in a user message right after the tool results; otherwise it is told what they were */
+                            images?: boolean;
                         };
                     };
                     /** @description Absent: the source's title */

@@ -40,6 +40,27 @@ export function contextSettingsOf(env: EnvLike): ContextSettings {
 /** About 4 characters per token: the estimate for what no provider has counted yet. */
 export const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
 
+/**
+ * Characters of the tool results of one model response, together, once the window is known: a quarter of it, counted
+ * at 3 characters a token (tool results are mostly code, JSON and markup, which tokenise at 2.5–3 characters a token;
+ * a quarter counted at 4 would be a third of the window).
+ */
+export const toolResultsShare = (window: number): number => Math.floor((window / 4) * 3);
+
+/** What the model is shown of tool results: `maxChars` of each, and with a known window, `stepChars` for a response's. */
+export interface ToolResultLimit {
+  /** `TOOL_RESULT_MAX_CHARS`. */
+  maxChars: number;
+  /** `toolResultsShare` of the window, shared by the results of one model response; absent while it is unknown. */
+  stepChars?: number;
+}
+
+/** The most a single result of a response with `results` results is shown. */
+export function toolResultChars(limit: ToolResultLimit, results = 1): number {
+  if (limit.stepChars === undefined) return limit.maxChars;
+  return Math.min(limit.maxChars, Math.max(200, Math.floor(limit.stepChars / Math.max(1, results))));
+}
+
 export interface Compaction {
   seq: number;
   summary: string;
@@ -87,13 +108,13 @@ export function cutToolResult(text: string, max: number): string {
 
 /**
  * What the model is sent: the newest compaction's summary, then the user messages and model steps after it (a step
- * keeps its tool results), each tool result cut to `maxChars`, refused inputs replaced by a note. Pure: the same log
- * gives the same conversation, so a resumed pass sends what the dead one would have.
+ * keeps its tool results), the tool results cut to `limit`, refused inputs replaced by a note. Pure: the same log and
+ * limit give the same conversation, so a resumed pass sends what the dead one would have.
  */
 export function conversationView(
   log: readonly StoredEvent[],
   steps: readonly ModelStep[],
-  maxToolChars: number,
+  limit: ToolResultLimit,
 ): ConversationMessage[] {
   const compaction = latestCompaction(log);
   const refused = refusedInputs(log);
@@ -122,7 +143,8 @@ export function conversationView(
   const messages = buildConversation(events, kept);
   for (const message of messages) {
     if (message.role !== "tool") continue;
-    message.results = message.results.map((r) => ({ ...r, output: cutToolResult(r.output, maxToolChars) }));
+    const max = toolResultChars(limit, message.results.length);
+    message.results = message.results.map((r) => ({ ...r, output: cutToolResult(r.output, max) }));
   }
   if (!compaction) return messages;
   return [{ role: "user", text: `[Summary of the earlier conversation]\n${compaction.summary}` }, ...messages];

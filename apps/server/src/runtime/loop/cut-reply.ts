@@ -18,8 +18,9 @@ interface Reserved {
 
 /**
  * A streamed reply stopped by a `user.interrupt` keeps what it had written: an `agent.message` marked `cutShort` and
- * the call's `agent.usage` (the provider's count when it came before the stop, else estimated at about 4 characters a
- * token from the prompt sent and the text written), committed before the loop closes the turn as interrupted. The
+ * the call's `agent.usage` (what the provider reported before the stop — all of it, or the prompt's tokens, which
+ * Anthropic reports as its stream starts — and the rest estimated at about 4 characters a token from the prompt sent
+ * and the text written, marked `estimated`), committed before the loop closes the turn as interrupted. The
  * next turn's conversation includes the partial answer, and budgets count what the call used. Returns false (nothing
  * written) when the call was not stopped by an interrupt or had written nothing.
  */
@@ -31,10 +32,13 @@ export async function keepCutReply(
 ): Promise<boolean> {
   if (!(error instanceof ModelCallAborted) || !error.partial || !pass.interrupts.signal.aborted) return false;
   const { text, usage: reported } = error.partial;
-  const usage = reported ?? {
-    inputTokens: Math.ceil(call.promptChars / 4),
-    outputTokens: Math.ceil(text.length / 4),
+  // What the provider reported before the stop is kept (all of it, or the prompt's tokens); the rest is estimated.
+  const usage = {
+    ...reported,
+    inputTokens: reported?.inputTokens ?? Math.ceil(call.promptChars / 4),
+    outputTokens: reported?.outputTokens ?? Math.ceil(text.length / 4),
   };
+  const estimated = reported?.outputTokens === undefined;
   const accounting = usageAccounting(call.pricing, usage);
   const counted = pass.modelUsage(usage.inputTokens + usage.outputTokens, reserved.tokens);
   counted.usages.push(...(costSettlement(accounting.costUsd, reserved.costMicro) as UsageAmount[]));
@@ -49,7 +53,7 @@ export async function keepCutReply(
           outputTokens: usage.outputTokens,
           ...accounting,
           contextSeq: call.contextSeq,
-          ...(reported ? {} : { estimated: true }),
+          ...(estimated ? { estimated: true } : {}),
         },
       },
     ],

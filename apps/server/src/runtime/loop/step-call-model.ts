@@ -12,7 +12,7 @@ import {
 import type { NewEvent } from "../../sessions/index.js";
 import { costReservation, costSettlement, costToReserve } from "./call-cost.js";
 import { CompactionRefused } from "./compaction.js";
-import { makeRoom, planPrompt } from "./context-limit.js";
+import { makeRoom, type PromptPlan, planPrompt } from "./context-limit.js";
 import { keepCutReply } from "./cut-reply.js";
 import { EV, idleEvent, mcpServerUnavailableEvent, textContent } from "./events.js";
 import { screenInput } from "./guard-input.js";
@@ -94,9 +94,15 @@ export async function callModelStep(
 
 /** The prompt does not fit (estimated past the limit, or refused by the provider): compact before calling. */
 interface NeedsRoom {
-  prompt: ReturnType<typeof planPrompt>;
+  prompt: PromptPlan;
   refusal: { contextWindow?: number } | undefined;
 }
+
+/** The model as the tool-result images need it: its provider, and its capabilities (the catalogue's, the agent's). */
+const imageTaking = (spec: ModelSpec, prompt: PromptPlan) => ({
+  provider: spec.provider,
+  ...(prompt.resolved.capabilities ? { capabilities: prompt.resolved.capabilities } : {}),
+});
 
 /** Output tokens a call is assumed to use when its model sets no `maxOutputTokens` (for budget reservations). */
 const RESERVED_OUTPUT_TOKENS = 1_024;
@@ -123,7 +129,7 @@ async function modelCall(
 ): Promise<Responded | BudgetExceeded | NeedsRoom> {
   const config = await pass.loadAgent();
   const tools = await pass.tools(stepSignal);
-  const prompt = planPrompt(pass, state, spec, config.system, tools.definitions);
+  const prompt = await planPrompt(pass, state, spec, config.system, tools.definitions);
   if (prompt.overflow) return { prompt, refusal: undefined };
   const messages = prompt.messages;
   const estimate = estimateTokens(prompt.chars, spec);
@@ -158,7 +164,7 @@ async function modelCall(
       settings: pass.deps.providerSettings,
       promptCacheKey: pass.info.id,
       ...(config.system ? { system: config.system } : {}),
-      messages: await withToolResultImages(pass.pool, pass.info.id, spec, messages),
+      messages: await withToolResultImages(pass.pool, pass.info.id, imageTaking(spec, prompt), messages),
       tools: tools.definitions,
       signal: AbortSignal.any([stepSignal, cancel.signal]),
       ...live?.options,
