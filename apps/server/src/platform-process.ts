@@ -6,7 +6,7 @@ import { applyMigrations, connectDatabase, type EmbeddedDatabase, startEmbeddedP
 import { createApp } from "./app.js";
 import { ApiKeyCache } from "./auth/api-key-cache.js";
 import { startBackground } from "./background.js";
-import { type BootstrapResult, bootstrap } from "./bootstrap.js";
+import { type BootstrapResult, bootstrapOnce } from "./bootstrap.js";
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { SecretBox } from "./crypto/secret-box.js";
@@ -69,7 +69,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     readiness,
     stopping: stopping.signal,
   };
-  const boot = await bootstrap(db.prisma, config.bootstrapApiKey);
+  const boot = await bootstrapOnce(connectionString, db.prisma, config.bootstrapApiKey);
   if (boot?.generated && boot.apiKey) {
     mkdirSync(config.dataDir, { recursive: true });
     const file = join(config.dataDir, "api-key");
