@@ -91,7 +91,9 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     });
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
-    url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+    // Listening on every interface (a container's HOST=0.0.0.0), the URL to print and sign links with is loopback's.
+    const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "::1" : config.host;
+    url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     config.publicUrl ??= url;
   }
   let background: Stoppable | undefined;
