@@ -68,14 +68,14 @@ RUN groupadd --gid "${APP_UID}" agent-platform \
  && useradd --uid "${APP_UID}" --gid agent-platform --no-create-home --home-dir /data --shell /usr/sbin/nologin agent-platform \
  && mkdir -p /data && chown agent-platform:agent-platform /data && chmod 0700 /data
 WORKDIR /app
-# Owned by root and read-only for the server: only DATA_DIR (and the temporary folder) is written.
+# Owned by root and read-only for the server: only DATA_DIR (and the temporary folder) is written. /data is not declared
+# a VOLUME (which would make an anonymous volume nobody names): mount one there to keep a trial's embedded database.
 COPY --from=build /out /app
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
     PRISMA_DIR=/app/prisma
-VOLUME ["/data"]
 EXPOSE 3000
 USER agent-platform
 # /healthz answers while the process is up; a ROLE=worker process serves no HTTP and counts as healthy while it runs.

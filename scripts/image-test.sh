@@ -152,7 +152,7 @@ new_database() {
 run() {
   local name=$1; shift
   local ctr
-  ctr=$(buildah from --pull=never --name "ap-image-test-$$-$name" "$IMAGE")
+  ctr=$(buildah from --pull=never --name "ap-image-test-$$-$name" "${RUN_IMAGE:-$IMAGE}")
   CONTAINERS+=("$ctr")
   buildah run --isolation chroot --env TINI_SUBREAPER=1 "$@" "$ctr" -- "${ENTRY[@]}" >"$WORK/$name.log" 2>&1 &
   RUN_PID=$!
@@ -167,11 +167,13 @@ wait_ready() { # <port> <log>
 }
 # The pid listening on a port, and its user id.
 listener_uid() { awk '/^Uid:/ { print $2 }' "/proc/$(ss -Hltnp "sport = :$1" | grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2)/status"; }
-# SIGTERM as `docker stop` sends it (to PID 1, tini), then the exit code of the container's process.
+# SIGTERM as `docker stop` sends it, to PID 1 (tini: the parent of the process listening on the port), then the exit
+# code of the container's process.
 stop() { # <run pid> <port> <log>
-  local tini
-  tini=$(pgrep -P "$1" -f tini | head -n 1 || true)
-  [ -n "$tini" ] || tini=$(pgrep -f "tini -- node /app/dist/main.js" | head -n 1)
+  local node tini
+  node=$(ss -Hltnp "sport = :$2" | grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2)
+  tini=$(ps -o ppid= -p "$node" | tr -d ' ')
+  grep -q tini "/proc/$tini/cmdline" || fail "the server's parent is not tini: $(tr '\0' ' ' <"/proc/$tini/cmdline")"
   kill -TERM "$tini"
   local code=0
   wait "$1" || code=$?
@@ -274,6 +276,56 @@ if [ "${IMAGE_TEST_FULL:-0}" = 1 ]; then
   phase "build (target full)"
   build full "$IMAGE-full"
   echo "  $IMAGE-full: $(size_of "$IMAGE-full")"
+
+  phase "run: the full image's browser tool, confined, as the image's user"
+  # A page on the host's loopback for the browser to open (the operator opens loopback with EGRESS_ALLOW_CIDRS).
+  PAGE_PORT=$(free_port)
+  node -e '
+    require("http").createServer((_, res) => res.end("<title>Image test page</title><h1>Hello from the host</h1>"))
+      .listen(Number(process.argv[1]), "127.0.0.1");
+  ' "$PAGE_PORT" &
+  PIDS+=("$!")
+  PORT=$(free_port)
+  URL=$(new_database full)
+  RUN_IMAGE=$IMAGE-full run full --env DATABASE_URL="$URL" --env SECRETS_KEY="$(openssl rand -base64 32)" \
+    --env BOOTSTRAP_API_KEY="$KEY" --env HOST=127.0.0.1 --env PORT="$PORT" --env EGRESS_ALLOW_CIDRS=127.0.0.1/32
+  wait_ready "$PORT" "$WORK/full.log"
+  browser=$(curl -s "http://127.0.0.1:$PORT/readyz" | node -pe 'JSON.parse(require("fs").readFileSync(0)).details?.browser')
+  echo "  /readyz details.browser: $browser"
+  [[ "$browser" == confined* ]] || fail "the full image cannot confine its browser here"
+  node --input-type=module - "http://127.0.0.1:$PORT" "$KEY" "http://127.0.0.1:$PAGE_PORT/" <<'EOF' || fail "browser turn"
+const [base, key, page] = process.argv.slice(2);
+const call = async (method, path, body) => {
+  const r = await fetch(`${base}/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body && JSON.stringify(body),
+  });
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+};
+const { project } = await call("GET", "/platform/context");
+const p = `/projects/${project.id}`;
+const agent = await call("POST", `${p}/agents`, { name: "Browser", model: "builtin/script", tools: ["browser"] });
+const session = await call("POST", `${p}/sessions`, { agent: agent.id });
+const text = `/call browser ${JSON.stringify({ action: "navigate", url: page })}\n/say done`;
+await call("POST", `${p}/sessions/${session.id}/events`, {
+  events: [{ type: "user.message", content: [{ type: "text", text }] }],
+});
+for (let i = 0; i < 300; i++) {
+  const events = (await call("GET", `${p}/sessions/${session.id}/events?afterSeq=0`)).data;
+  if (events.at(-1).type === "session.status_idle") {
+    const result = events.find((e) => e.type === "agent.tool_result");
+    const output = (result?.content ?? []).map((c) => c.text).join("");
+    if (!result || result.isError || !output.includes("Hello from the host")) throw new Error(`browser result: ${output}`);
+    console.log(`  browser: the host's page opened in a confined Chromium (${output.split("\n")[0]})`);
+    process.exit(0);
+  }
+  await new Promise((ok) => setTimeout(ok, 200));
+}
+throw new Error("the browser turn did not finish within 60 s");
+EOF
+  stop "$RUN_PID" "$PORT" "$WORK/full.log"
 fi
 
 phase "done: slim image $(size_of "$IMAGE"), $((SECONDS - START)) s in all"

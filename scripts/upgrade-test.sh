@@ -52,13 +52,13 @@ CTR=""
 stop_new() {
   local node
   node=$(ss -Hltnp "sport = :$NEW_PORT" | grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2)
-  [ -n "$node" ] && kill -TERM "$(ps -o ppid= -p "$node" | tr -d ' ')" 2>/dev/null
+  if [ -n "$node" ]; then kill -TERM "$(ps -o ppid= -p "$node" | tr -d ' ')" 2>/dev/null || true; fi
   wait "$NEW_PID" 2>/dev/null || true
 }
 cleanup() {
-  [ -n "${OLD_PID:-}" ] && kill -TERM "$OLD_PID" 2>/dev/null
-  [ -n "${NEW_PID:-}" ] && stop_new
-  [ -n "$CTR" ] && { wait "${NEW_PID:-0}" 2>/dev/null; buildah rm "$CTR" >/dev/null 2>&1; }
+  if [ -n "${OLD_PID:-}" ]; then kill -TERM "$OLD_PID" 2>/dev/null || true; fi
+  if [ -n "${NEW_PID:-}" ]; then stop_new; fi
+  if [ -n "$CTR" ]; then buildah rm "$CTR" >/dev/null 2>&1 || true; fi
   psql "$PG_ADMIN_URL" -qc "DROP DATABASE IF EXISTS \"$DB\" WITH (FORCE)" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
