@@ -183,37 +183,8 @@ stop() { # <run pid> <port> <log>
 }
 # One turn with builtin/echo through the HTTP API, as the README's quick start does it.
 agent_turn() { # <base url> <api key>
-  node --input-type=module - "$1" "$2" <<'EOF' || fail "agent turn"
-const [base, key] = process.argv.slice(2);
-const call = async (method, path, body) => {
-  const r = await fetch(`${base}/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-};
-const { project } = await call("GET", "/platform/context");
-const p = `/projects/${project.id}`;
-const agent = await call("POST", `${p}/agents`, { name: "Image test", model: "builtin/echo" });
-const session = await call("POST", `${p}/sessions`, { agent: agent.id });
-await call("POST", `${p}/sessions/${session.id}/events`, {
-  events: [{ type: "user.message", content: [{ type: "text", text: "Hello from the image" }] }],
-});
-for (let i = 0; i < 150; i++) {
-  const page = await call("GET", `${p}/sessions/${session.id}/events?afterSeq=0`);
-  const reply = page.data.find((e) => e.type === "agent.message");
-  if (reply && page.data.at(-1).type === "session.status_idle") {
-    const text = reply.content.map((c) => c.text).join("");
-    if (text !== "Hello from the image") throw new Error(`unexpected reply ${text}`);
-    console.log(`  turn: agent.message "${text}", ${page.data.length} log entries`);
-    process.exit(0);
-  }
-  await new Promise((ok) => setTimeout(ok, 200));
-}
-throw new Error("no reply within 30 s");
-EOF
+  node scripts/image-test-api.mjs turn "$1" "$2" builtin/echo "Hello from the image" "Hello from the image" ||
+    fail "agent turn"
 }
 
 phase "run: ROLE=all against the host's PostgreSQL"
@@ -300,38 +271,11 @@ if [ "${IMAGE_TEST_FULL:-0}" = 1 ]; then
     --env BOOTSTRAP_API_KEY="$KEY" --env HOST=127.0.0.1 --env PORT="$PORT" --env EGRESS_ALLOW_CIDRS=127.0.0.1/32 \
     --env BROWSER_CONFINEMENT=none
   wait_ready "$PORT" "$WORK/full.log"
-  node --input-type=module - "http://127.0.0.1:$PORT" "$KEY" "http://127.0.0.1:$PAGE_PORT/" <<'EOF' || fail "browser turn"
-const [base, key, page] = process.argv.slice(2);
-const call = async (method, path, body) => {
-  const r = await fetch(`${base}/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-};
-const { project } = await call("GET", "/platform/context");
-const p = `/projects/${project.id}`;
-const agent = await call("POST", `${p}/agents`, { name: "Browser", model: "builtin/script", tools: ["browser"] });
-const session = await call("POST", `${p}/sessions`, { agent: agent.id });
-const text = `/call browser ${JSON.stringify({ action: "navigate", url: page })}\n/say done`;
-await call("POST", `${p}/sessions/${session.id}/events`, {
-  events: [{ type: "user.message", content: [{ type: "text", text }] }],
-});
-for (let i = 0; i < 300; i++) {
-  const events = (await call("GET", `${p}/sessions/${session.id}/events?afterSeq=0`)).data;
-  if (events.at(-1).type === "session.status_idle") {
-    const result = events.find((e) => e.type === "agent.tool_result");
-    const output = (result?.content ?? []).map((c) => c.text).join("");
-    if (!result || result.isError || !output.includes("Hello from the host")) throw new Error(`browser result: ${output}`);
-    console.log(`  browser: the host's page opened in the image's Chromium (${output.split("\n")[0]})`);
-    process.exit(0);
-  }
-  await new Promise((ok) => setTimeout(ok, 200));
-}
-throw new Error("the browser turn did not finish within 60 s");
-EOF
+  node scripts/image-test-api.mjs turn "http://127.0.0.1:$PORT" "$KEY" builtin/script \
+    "/call browser {\"action\": \"navigate\", \"url\": \"http://127.0.0.1:$PAGE_PORT/\"}"$'\n'"/say done" done browser \
+    >"$WORK/full-turn.log" 2>&1 || fail "browser turn ($(cat "$WORK/full-turn.log"))"
+  cat "$WORK/full-turn.log"
+  grep -q "Hello from the host" "$WORK/full-turn.log" || fail "the browser did not read the host's page"
   stop "$RUN_PID" "$PORT" "$WORK/full.log"
 fi
 

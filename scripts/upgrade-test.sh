@@ -70,41 +70,8 @@ OLD_PID=$!
 for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$OLD_PORT/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
 curl -sf "http://127.0.0.1:$OLD_PORT/readyz" >/dev/null || fail "the previous release did not start"
 
-node --input-type=module - "http://127.0.0.1:$OLD_PORT" "$KEY" "$WORK/upgrade-state.json" <<'EOF' || fail "writing with the previous release"
-import { writeFileSync } from "node:fs";
-const [base, key, out] = process.argv.slice(2);
-const call = async (method, path, body) => {
-  const r = await fetch(`${base}/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-};
-const send = (p, session, text) =>
-  call("POST", `${p}/sessions/${session}/events`, { events: [{ type: "user.message", content: [{ type: "text", text }] }] });
-const events = (p, session) => call("GET", `${p}/sessions/${session}/events?afterSeq=0`).then((page) => page.data);
-const { project } = await call("GET", "/platform/context");
-const p = `/projects/${project.id}`;
-const agent = await call("POST", `${p}/agents`, { name: "Upgrade", model: "builtin/script" });
-const done = await call("POST", `${p}/sessions`, { agent: agent.id });
-await send(p, done.id, "/say written by the previous release");
-for (let i = 0; ; i++) {
-  if ((await events(p, done.id)).some((e) => e.type === "session.status_idle")) break;
-  if (i > 100) throw new Error("the previous release did not finish a turn");
-  await new Promise((ok) => setTimeout(ok, 100));
-}
-// A turn in progress under the old worker's lease when the upgrade starts.
-const open = await call("POST", `${p}/sessions`, { agent: agent.id });
-await send(p, open.id, "/wait 5000\n/say finished during the upgrade");
-for (let i = 0; ; i++) {
-  if ((await events(p, open.id)).some((e) => e.type === "session.status_running")) break;
-  if (i > 100) throw new Error("the turn did not start");
-  await new Promise((ok) => setTimeout(ok, 100));
-}
-writeFileSync(out, JSON.stringify({ project: project.id, done: done.id, open: open.id }));
-EOF
+node "$ROOT/scripts/image-test-api.mjs" start-turn "http://127.0.0.1:$OLD_PORT" "$KEY" builtin/script \
+  "/wait 5000"$'\n'"/say finished during the upgrade" "$WORK/upgrade-state.json" || fail "writing with the previous release"
 say "previous release: a finished turn and one in progress"
 
 # The new image on the same database, while the old process still runs.
@@ -127,30 +94,8 @@ wait "$OLD_PID" || code=$?
 OLD_PID=""
 [ "$code" = 0 ] || fail "the previous release exited with $code on SIGTERM"
 
-node --input-type=module - "http://127.0.0.1:$NEW_PORT" "$KEY" "$WORK/upgrade-state.json" <<'EOF' || fail "reading and finishing with the new image"
-import { readFileSync } from "node:fs";
-const [base, key, file] = process.argv.slice(2);
-const state = JSON.parse(readFileSync(file, "utf8"));
-const call = async (path) => {
-  const r = await fetch(`${base}/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
-  if (!r.ok) throw new Error(`GET ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-};
-const p = `/projects/${state.project}`;
-const text = (events) => events.filter((e) => e.type === "agent.message").map((e) => e.content.map((c) => c.text).join(""));
-const old = (await call(`${p}/sessions/${state.done}/events?afterSeq=0`)).data;
-if (text(old).join() !== "written by the previous release") throw new Error(`old log: ${JSON.stringify(text(old))}`);
-for (let i = 0; i < 300; i++) {
-  const events = (await call(`${p}/sessions/${state.open}/events?afterSeq=0`)).data;
-  if (events.at(-1).type === "session.status_idle") {
-    const replies = text(events);
-    if (replies.join() !== "finished during the upgrade") throw new Error(`the open turn: ${JSON.stringify(replies)}`);
-    console.log(`  the old process finished its turn on the migrated schema while draining; both logs read back`);
-    process.exit(0);
-  }
-  await new Promise((ok) => setTimeout(ok, 100));
-}
-throw new Error("the open turn did not finish within 30 s");
-EOF
+node "$ROOT/scripts/image-test-api.mjs" check-upgrade "http://127.0.0.1:$NEW_PORT" "$KEY" "$WORK/upgrade-state.json" \
+  "written by the previous release" "finished during the upgrade" || fail "reading and finishing with the new image"
+say "the old process finished its turn on the migrated schema while draining"
 stop_new
 NEW_PID=""
