@@ -117,7 +117,7 @@ fi
 build() { # <target> <tag>
   local previous
   previous=$(buildah images --quiet "$2" 2>/dev/null | head -n 1 || true)
-  buildah bud --isolation chroot --pull=never --format docker --target "$1" \
+  buildah bud --isolation chroot --pull=never --force-rm --format docker --target "$1" \
     --build-arg DEBIAN_MIRROR="$MIRROR" --build-arg DEBIAN_SECURITY_MIRROR="$SECURITY_MIRROR" \
     --build-arg NPM_REGISTRY="$REGISTRY" "${CA_SECRET[@]}" -t "$2" . >"$WORK/build-$1.log" 2>&1 || fail "buildah bud --target $1"
   # The image this tag named before, unless it is the same (nothing changed).
