@@ -7,6 +7,7 @@ import { ConfigMap, Namespace, Secret, Service } from "kubernetes-models/v1";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { documentedVariables, envFileEntries, IMAGE_MIGRATE_COMMAND, imageUid, repoFile } from "./deploy-files.js";
+import { unknownFields } from "./unknown-fields.js";
 
 /**
  * deploy/kubernetes, checked offline: every object against the Kubernetes API's own schemas (kubernetes-models: the
@@ -24,6 +25,17 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   "apps/v1/Deployment": Deployment,
   "batch/v1/Job": Job,
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
+};
+
+/** The models' TypeScript declarations, for the unknown-field check. */
+const MODEL_PATHS: Record<string, string> = {
+  "v1/Namespace": "v1/Namespace",
+  "v1/ConfigMap": "v1/ConfigMap",
+  "v1/Secret": "v1/Secret",
+  "v1/Service": "v1/Service",
+  "apps/v1/Deployment": "apps/v1/Deployment",
+  "batch/v1/Job": "batch/v1/Job",
+  "policy/v1/PodDisruptionBudget": "policy/v1/PodDisruptionBudget",
 };
 
 const DIR = repoFile("deploy/kubernetes");
@@ -78,6 +90,17 @@ describe("deploy/kubernetes", () => {
     broken.spec.replicas = "two";
     expect(() => new Deployment(broken as never).validate()).toThrow(/replicas/);
   });
+
+  it("names no field the Kubernetes API does not know (kubectl's strict validation)", () => {
+    const typed = objects.map((object) => ({ model: MODEL_PATHS[`${object.apiVersion}/${object.kind}`]!, object }));
+    expect(unknownFields(typed)).toEqual([]);
+    // The check can fail: a misspelt probe is named.
+    const misspelt = structuredClone(api);
+    misspelt.spec.template.spec.containers[0].readinesProbe = misspelt.spec.template.spec.containers[0].readinessProbe;
+    expect(unknownFields([{ model: "apps/v1/Deployment", object: misspelt }]).join("\n")).toMatch(
+      /readinesProbe.* does not exist/,
+    );
+  }, 60_000);
 
   it("runs every workload as the image's unprivileged user with the image kustomize sets", () => {
     expect(kustomization.images).toEqual([expect.objectContaining({ name: "agent-platform" })]);
