@@ -117,9 +117,21 @@ fi
 build() { # <target> <tag>
   local previous
   previous=$(buildah images --quiet "$2" 2>/dev/null | head -n 1 || true)
+  # Each output line stamped with the seconds since the build began, to print the slowest steps below.
+  local began=$SECONDS
+  set +e
   buildah bud --isolation chroot --pull=never --force-rm --format docker --target "$1" \
     --build-arg DEBIAN_MIRROR="$MIRROR" --build-arg DEBIAN_SECURITY_MIRROR="$SECURITY_MIRROR" \
-    --build-arg NPM_REGISTRY="$REGISTRY" "${CA_SECRET[@]}" -t "$2" . >"$WORK/build-$1.log" 2>&1 || fail "buildah bud --target $1"
+    --build-arg NPM_REGISTRY="$REGISTRY" "${CA_SECRET[@]}" -t "$2" . 2>&1 |
+    while IFS= read -r line; do printf '%5d %s\n' "$((SECONDS - began))" "$line"; done >"$WORK/build-$1.log"
+  local code=${PIPESTATUS[0]}
+  set -e
+  [ "$code" = 0 ] || fail "buildah bud --target $1"
+  # The Dockerfile's steps that took longest (a step lasts until the next one starts).
+  awk '/ STEP [0-9]+\/[0-9]+: / { if (step) print $1 - at, step; at = $1; step = substr($0, index($0, "STEP"), 90) }
+    END { if (step) print '"$((SECONDS - began))"' - at, step }' "$WORK/build-$1.log" |
+    sort -rn | head -n 4 | awk '{ printf "  %4d s  %s\n", $1, substr($0, index($0, $2)) }'
+
   # The image this tag named before, unless it is the same (nothing changed).
   if [ -n "$previous" ] && [ "$previous" != "$(buildah images --quiet "$2" | head -n 1)" ]; then
     buildah rmi "$previous" >/dev/null 2>&1 || true
