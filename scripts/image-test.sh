@@ -120,7 +120,7 @@ build() { # <target> <tag>
   # Each output line stamped with the seconds since the build began, to print the slowest steps below.
   local began=$SECONDS
   set +e
-  buildah bud --isolation chroot --pull=never --force-rm --format docker --target "$1" \
+  buildah bud --isolation chroot --pull=never --no-cache --force-rm --format docker --target "$1" \
     --build-arg DEBIAN_MIRROR="$MIRROR" --build-arg DEBIAN_SECURITY_MIRROR="$SECURITY_MIRROR" \
     --build-arg NPM_REGISTRY="$REGISTRY" "${CA_SECRET[@]}" -t "$2" . 2>&1 |
     while IFS= read -r line; do printf '%5d %s\n' "$((SECONDS - began))" "$line"; done >"$WORK/build-$1.log"
