@@ -73,6 +73,13 @@ describe("bootstrap", () => {
     expect(running.bootstrap).toEqual({ projectId: first.projectId, generated: false });
   });
 
+  it("prints and signs with the loopback URL when it listens on every interface (HOST=0.0.0.0, as in a container)", async () => {
+    const { url } = await start({ HOST: "0.0.0.0" });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(running!.ctx.config.publicUrl).toBe(url);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
   it("creates one workspace and one key when several processes start at once on an empty database", async () => {
     database = await createTestDatabase();
     const config = (role: string) =>
