@@ -37,11 +37,10 @@ ENV COREPACK_INTEGRITY_KEYS=0 \
     TURBO_TELEMETRY_DISABLED=1 \
     CI=true
 WORKDIR /src
-# The lockfile alone decides what is downloaded. Behind a TLS-intercepting proxy,
-# pass its CA certificates as the build secret `ca` (docker build --secret id=ca,src=/path/to/ca.pem): they are used
-# for these downloads only and are not part of the image.
+# The lockfile alone decides what is downloaded, into a package store that is a build cache (kept between builds, never
+# in the image). Behind a TLS-intercepting proxy, pass its CA certificates as the build secret `ca` (docker build
+# --secret id=ca,src=/path/to/ca.pem): they are used for the downloads only and are not part of the image.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
-# The package store is a build cache (kept between builds, never in the image).
 ENV npm_config_store_dir=/pnpm-store
 RUN --mount=type=secret,id=ca,target=/run/secrets/ca.pem --mount=type=cache,id=agent-platform-pnpm,target=/pnpm-store \
     if [ -s /run/secrets/ca.pem ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca.pem; fi; \
