@@ -38,6 +38,9 @@ export const MEANINGS = {
   "memory_store.name_taken": "another memory store of the project has this name",
   "knowledge_base.not_found": "no such knowledge base in the project",
   "knowledge_document.not_found": "no such document in the knowledge base",
+  "embedding.invalid_model":
+    "`embeddingModel` of a knowledge base or memory store: unknown provider or builtin model, a provider without credentials, or dimensions the model cannot give",
+  "embedding.failed": "a `semantic` search could not embed its query: the embedding provider failed (after retries)",
   "dataset.not_found": "no such dataset in the project",
   "budget.not_found": "no such budget in the workspace",
   "serverless_tool.not_found": "no such serverless tool in the project",

@@ -3,10 +3,12 @@ import type { AppContext } from "./context.js";
 import { experimentCaseKind } from "./experiments/index.js";
 import { startIdempotencyCleanup } from "./http/idempotency-cleanup.js";
 import { type AnyJobKind, JobRunner } from "./jobs/index.js";
+import { knowledgeIndexKind } from "./knowledge-bases/index.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { measure } from "./lib/telemetry/instruments.js";
 import { observeJobQueue } from "./lib/telemetry/telemetry.js";
+import { memoryIndexKind } from "./memory-stores/index.js";
 import { startRetention } from "./retention.js";
 import { sessionTurns } from "./runtime/turns/index.js";
 import type { LocalTurnsLink } from "./sessions/index.js";
@@ -28,6 +30,8 @@ export async function startBackground(ctx: AppContext, localTurns?: LocalTurnsLi
     ...automationJobKinds(ctx, leaseMs),
     experimentCaseKind(ctx, integerSetting(ctx.config.env, "EXPERIMENT_CASE_CONCURRENCY", 16, 1, 256), leaseMs),
     webhookDeliveryKind(ctx, leaseMs),
+    knowledgeIndexKind(ctx, leaseMs),
+    memoryIndexKind(ctx, leaseMs),
   ];
   runner = new JobRunner({
     pool: ctx.db.pool,

@@ -1,5 +1,9 @@
-// What other folders (the agent runtime's knowledge tools) may use of knowledge bases.
+// What other folders (the agent runtime's knowledge tools, memory stores, the composition root) may use of knowledge
+// bases.
 
-export { existingKnowledgeBaseIds } from "./knowledge-bases-service.js";
-export { readKnowledgeDocument } from "./read-knowledge.js";
-export { searchKnowledge } from "./search-knowledge.js";
+export { EmbeddingBudgetExceeded, embeddingFailure, embedMetered } from "./embed-metered.js";
+export { knowledgeIndexKind } from "./index-job.js";
+export { embeddingModelOf, existingKnowledgeBaseIds } from "./knowledge-bases-service.js";
+export { type KnowledgePassage, readKnowledgeDocument, readKnowledgePassage } from "./read-knowledge.js";
+export { type KnowledgeSearchInput, searchKnowledge } from "./search-knowledge.js";
+export { vectorBackendOf } from "./vector-backend.js";

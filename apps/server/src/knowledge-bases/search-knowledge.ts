@@ -1,63 +1,179 @@
-import { type KnowledgeSearchHit, LIMITS } from "@agent-platform/contract";
-import type pg from "pg";
+import {
+  type KnowledgeSearchFilter,
+  type KnowledgeSearchHit,
+  type KnowledgeSearchResult,
+  LIMITS,
+  type SearchMode,
+} from "@agent-platform/contract";
+import type { AppContext } from "../context.js";
+import { type EmbeddingSpec, embeddingModelName, parseEmbeddingSpec } from "../models/index.js";
+import { fuseRanks, type RankedList } from "../retrieval/index.js";
+import { embeddingFailure, embedMetered } from "./embed-metered.js";
+import { searchChunksFullText } from "./fulltext-chunks.js";
+import { nearestChunks } from "./nearest-chunks.js";
+import { vectorBackendOf } from "./vector-backend.js";
 
-type Queryable = Pick<pg.Pool, "query">;
+export interface KnowledgeSearchInput {
+  projectId: string;
+  knowledgeBaseIds: readonly string[];
+  query: string;
+  limit?: number;
+  mode?: SearchMode;
+  filter?: KnowledgeSearchFilter;
+  /** The agent searching (its budgets count a provider's query embedding too). */
+  agentId?: string | null;
+  signal?: AbortSignal;
+}
 
-// The WHERE clause repeats the expression of the GIN index "knowledge_documents_fts_idx" exactly, so the index is used.
-// Ranking weighs the title above the body; it runs only on matching rows. Headlines are computed after the LIMIT.
-const SEARCH_SQL = `
-WITH q AS (SELECT websearch_to_tsquery('simple'::regconfig, $3) AS query),
-ranked AS (
-  SELECT d."id", d."knowledgeBaseId", d."title", d."content", d."metadata",
-         ts_rank(setweight(to_tsvector('simple'::regconfig, d."title"), 'A') ||
-                 setweight(to_tsvector('simple'::regconfig, d."content"), 'D'), q.query, 1) AS score
-  FROM knowledge_documents d
-  JOIN knowledge_bases kb ON kb."id" = d."knowledgeBaseId"
-  CROSS JOIN q
-  WHERE kb."projectId" = $1
-    AND d."knowledgeBaseId" = ANY($2::text[])
-    AND to_tsvector('simple'::regconfig, d."title" || ' ' || d."content") @@ q.query
-  ORDER BY score DESC, d."id" DESC
-  LIMIT $4
-)
-SELECT r."id", r."knowledgeBaseId", r."title", r."metadata", r.score::float8 AS "score",
-       ts_headline('simple'::regconfig, r."content", q.query,
-                   'StartSel=**, StopSel=**, MaxWords=35, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "')
-         AS "snippet"
-FROM ranked r CROSS JOIN q
-ORDER BY r.score DESC, r."id" DESC`;
+interface BaseRow {
+  id: string;
+  workspaceId: string;
+  servingModel: unknown;
+  servingSpace: string;
+}
+
+type Retriever = "fulltext" | "semantic";
 
 interface HitRow {
   id: string;
+  documentId: string;
   knowledgeBaseId: string;
+  position: number;
+  headingPath: string[] | null;
+  startOffset: number;
+  endOffset: number;
+  content: string;
   title: string;
   metadata: Record<string, string> | null;
-  score: number;
-  snippet: string;
+}
+
+/** Candidates each retriever proposes for fusion: a few times the answer, as Supabase's hybrid search takes twice. */
+function candidates(limit: number): number {
+  return Math.min(200, Math.max(20, limit * 3));
 }
 
 /**
- * Full-text search (PostgreSQL, `simple` configuration: no stemming, no stop words) over the documents of the given
- * knowledge bases of the project, best match first. `query` uses web-search syntax (`"exact phrase"`, `or`, `-word`).
- * Bases outside the project are ignored, never an error: the caller decides which bases an agent may see.
+ * Searches the passages of the given knowledge bases of the project (bases of another project are ignored: the
+ * caller decides which an agent may see). `hybrid` runs full-text search and vector search and fuses their rankings
+ * (reciprocal rank fusion); each hit says which retriever found it. The query is embedded with each base's serving
+ * model (one call per distinct model). In `hybrid`, a failed query embedding leaves the vectors out and says why in
+ * `retrievers.semantic.error`; in `semantic` it is the error (502 `embedding.failed`, 403 `budget.exceeded`).
  */
-export async function searchKnowledge(
-  pool: Queryable,
-  projectId: string,
-  knowledgeBaseIds: readonly string[],
+export async function searchKnowledge(ctx: AppContext, input: KnowledgeSearchInput): Promise<KnowledgeSearchResult> {
+  const mode = input.mode ?? "hybrid";
+  const limit = Math.min(Math.max(Math.trunc(input.limit ?? 10), 1), LIMITS.knowledgeSearchResults);
+  const query = input.query.trim().slice(0, LIMITS.knowledgeQueryLength);
+  const retrievers: KnowledgeSearchResult["retrievers"] = { fulltext: mode !== "semantic", semantic: null };
+  if (input.knowledgeBaseIds.length === 0 || query.length === 0) return { data: [], mode, retrievers };
+  const { rows: bases } = await ctx.db.pool.query<BaseRow>(
+    `SELECT "id", "workspaceId", "servingModel", "servingSpace" FROM knowledge_bases
+     WHERE "projectId" = $1 AND "id" = ANY($2::text[])`,
+    [input.projectId, [...input.knowledgeBaseIds]],
+  );
+  if (bases.length === 0) return { data: [], mode, retrievers };
+  const baseIds = bases.map((b) => b.id);
+  const k = candidates(limit);
+  const lists: RankedList<Retriever>[] = [];
+  const [fulltext, semantic] = await Promise.all([
+    mode === "semantic"
+      ? null
+      : searchChunksFullText(ctx.db.pool, { knowledgeBaseIds: baseIds, query, limit: k, filter: input.filter }),
+    mode === "fulltext" ? null : semanticLists(ctx, bases, query, k, input, mode),
+  ]);
+  if (fulltext)
+    lists.push({ retriever: "fulltext", ids: fulltext.map((r) => r.id), scores: fulltext.map((r) => r.score) });
+  if (semantic) {
+    retrievers.semantic = semantic.report;
+    lists.push(...semantic.lists);
+  }
+  const fused = fuseRanks(lists, limit);
+  const hits = await hitRows(
+    ctx,
+    fused.map((f) => f.id),
+  );
+  const data: KnowledgeSearchHit[] = [];
+  for (const hit of fused) {
+    const row = hits.get(hit.id);
+    if (!row) continue; // deleted since it was ranked
+    const only = lists.length === 1 ? hit.foundBy[lists[0]!.retriever] : undefined;
+    data.push({
+      chunkId: row.id,
+      documentId: row.documentId,
+      knowledgeBaseId: row.knowledgeBaseId,
+      title: row.title,
+      headingPath: row.headingPath ?? [],
+      position: row.position,
+      startOffset: row.startOffset,
+      endOffset: row.endOffset,
+      text: row.content,
+      // One retriever: its own score (ts_rank or cosine); several: the fused score.
+      score: only ? only.score : hit.score,
+      foundBy: hit.foundBy,
+      metadata: row.metadata ?? {},
+    });
+  }
+  return { data, mode, retrievers };
+}
+
+async function semanticLists(
+  ctx: AppContext,
+  bases: BaseRow[],
   query: string,
-  limit = 10,
-): Promise<KnowledgeSearchHit[]> {
-  const text = query.trim().slice(0, LIMITS.knowledgeQueryLength);
-  if (knowledgeBaseIds.length === 0 || text.length === 0) return [];
-  const bounded = Math.min(Math.max(Math.trunc(limit), 1), LIMITS.knowledgeSearchResults);
-  const { rows } = await pool.query<HitRow>(SEARCH_SQL, [projectId, [...knowledgeBaseIds], text, bounded]);
-  return rows.map((row) => ({
-    documentId: row.id,
-    knowledgeBaseId: row.knowledgeBaseId,
-    title: row.title,
-    snippet: row.snippet,
-    score: row.score,
-    metadata: row.metadata ?? {},
-  }));
+  k: number,
+  input: KnowledgeSearchInput,
+  mode: SearchMode,
+): Promise<{ lists: RankedList<Retriever>[]; report: NonNullable<KnowledgeSearchResult["retrievers"]["semantic"]> }> {
+  const backend = await vectorBackendOf(ctx);
+  const bySpace = new Map<string, { spec: EmbeddingSpec; bases: BaseRow[] }>();
+  for (const base of bases) {
+    const parsed = parseEmbeddingSpec(base.servingModel);
+    if (!parsed.ok) continue;
+    const group = bySpace.get(base.servingSpace) ?? { spec: parsed.spec, bases: [] };
+    group.bases.push(base);
+    bySpace.set(base.servingSpace, group);
+  }
+  const lists: RankedList<Retriever>[] = [];
+  const models: string[] = [];
+  for (const [space, group] of bySpace) {
+    models.push(embeddingModelName(group.spec));
+    let vector: Float32Array;
+    try {
+      const embedded = await embedMetered(ctx, {
+        workspaceId: group.bases[0]!.workspaceId,
+        agentId: input.agentId ?? null,
+        spec: group.spec,
+        texts: [query],
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      vector = embedded.vectors[0]!;
+    } catch (error) {
+      const failure = embeddingFailure(error);
+      if (!failure || mode === "semantic") throw failure ?? error;
+      return {
+        lists,
+        report: { model: models.join(", "), backend: backend.kind, error: failure.message },
+      };
+    }
+    const nearest = await nearestChunks(ctx, backend, {
+      space,
+      query: vector,
+      knowledgeBaseIds: group.bases.map((b) => b.id),
+      limit: k,
+      filter: input.filter,
+    });
+    lists.push({ retriever: "semantic", ids: nearest.map((n) => n.chunkId), scores: nearest.map((n) => n.score) });
+  }
+  return { lists, report: { model: models.join(", ") || null, backend: backend.kind } };
+}
+
+async function hitRows(ctx: AppContext, ids: string[]): Promise<Map<string, HitRow>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await ctx.db.pool.query<HitRow>(
+    `SELECT c."id", c."documentId", c."knowledgeBaseId", c."position", c."headingPath", c."startOffset",
+            c."endOffset", c."content", d."title", d."metadata"
+     FROM knowledge_chunks c JOIN knowledge_documents d ON d."id" = c."documentId"
+     WHERE c."id" = ANY($1::text[])`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
 }

@@ -1,7 +1,10 @@
 import { LIMITS, MemoryKeySchema, utf8Bytes } from "@agent-platform/contract";
-import { type Database, Prisma } from "@agent-platform/db";
+import { type Database, type DatabaseHandle, Prisma } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
 import { escapeLike } from "../http/list-filters.js";
+import { enqueueJob } from "../jobs/index.js";
+import { inTransaction } from "../lib/transaction.js";
+import { MEMORY_INDEX_JOB } from "./job-types.js";
 
 // The functions the runtime's memory tools call. They take an already resolved store id (sessions resolve their memory
 // mounts at creation) and validate keys and sizes themselves, since their input comes from a model.
@@ -61,9 +64,12 @@ export async function readMemory(prisma: Database, storeId: string, key: string)
   return row ? { ...row, bytes: utf8Bytes(row.content) } : null;
 }
 
-/** Creates or replaces the entry. A store deleted meanwhile is a `memory_store.not_found`. */
+/**
+ * Creates or replaces the entry, and asks the store's background job for its vector in the same transaction. A store
+ * deleted meanwhile is a `memory_store.not_found`.
+ */
 export async function writeMemory(
-  prisma: Database,
+  db: Pick<DatabaseHandle, "pool">,
   storeId: string,
   key: string,
   content: string,
@@ -77,16 +83,21 @@ export async function writeMemory(
     });
   }
   try {
-    const row = await prisma.memoryEntry.upsert({
-      where: { storeId_key: { storeId, key } },
-      create: { storeId, key, content },
-      update: { content },
+    return await inTransaction(db.pool, async (client) => {
+      // The job row first, as the embedding run's fence takes it (one lock order: no deadlock).
+      await enqueueJob(client, MEMORY_INDEX_JOB, { key: storeId });
+      const { rows } = await client.query<Omit<MemoryEntryRecord, "bytes">>(
+        `INSERT INTO memory_entries ("storeId", "key", "content", "createdAt", "updatedAt")
+         VALUES ($1, $2, $3, now(), now())
+         ON CONFLICT ("storeId", "key") DO UPDATE SET "content" = EXCLUDED."content", "updatedAt" = now()
+         RETURNING "key", "content", "createdAt", "updatedAt"`,
+        [storeId, key, content],
+      );
+      return { ...rows[0]!, bytes };
     });
-    return { ...row, bytes };
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003") {
+    if ((error as { code?: string }).code === "23503")
       throw notFound("memory_store.not_found", "Memory store", storeId);
-    }
     throw error;
   }
 }

@@ -10,7 +10,10 @@ import {
   listMemoryStores,
   listStoreEntries,
   putStoreEntry,
+  storeOf,
+  updateMemoryStore,
 } from "./memory-stores-service.js";
+import { searchMemoryHybrid } from "./search-memory-hybrid.js";
 
 const s = initServer();
 
@@ -21,8 +24,24 @@ export function memoryStoreRoutes(ctx: AppContext) {
   return s.router(memoryStoresContract, {
     create: async ({ req, params, body }) => ({
       status: 201,
-      body: await createMemoryStore(prisma, project(req, params.projectId), body),
+      body: await createMemoryStore(ctx, projectScope(req, params.projectId), body),
     }),
+    update: async ({ req, params, body }) => ({
+      status: 200,
+      body: await updateMemoryStore(ctx, project(req, params.projectId), params.id, body),
+    }),
+    search: async ({ req, params, body }) => {
+      await storeOf(prisma, project(req, params.projectId), params.id);
+      return {
+        status: 200,
+        body: await searchMemoryHybrid(ctx, {
+          storeId: params.id,
+          query: body.query,
+          limit: body.limit,
+          mode: body.mode,
+        }),
+      };
+    },
     list: async ({ req, params, query }) => ({
       status: 200,
       body: await listMemoryStores(prisma, project(req, params.projectId), query),
@@ -41,7 +60,7 @@ export function memoryStoreRoutes(ctx: AppContext) {
     }),
     putEntry: async ({ req, params, body }) => ({
       status: 200,
-      body: await putStoreEntry(prisma, project(req, params.projectId), params.id, body),
+      body: await putStoreEntry(ctx, project(req, params.projectId), params.id, body),
     }),
     deleteEntry: async ({ req, params, query }) => ({
       status: 200,

@@ -1,3 +1,4 @@
+export { BUILTIN_EMBEDDING_DIMENSIONS, builtinEmbedding } from "./builtin-embedder.js";
 export { type CallModelOptions, callModel, type ModelStreamDelta } from "./call-model.js";
 export {
   costOf,
@@ -8,6 +9,26 @@ export {
   type PricedUsage,
   type ResolvedModel,
 } from "./catalogue.js";
+export { type ResolvedEmbeddingModel, resolveEmbeddingModel } from "./check-embedding-model.js";
+export {
+  type EmbedTextsOptions,
+  type EmbedTextsResult,
+  embeddingCostUsd,
+  embeddingModelInfo,
+  embedTexts,
+  estimateEmbeddingTokens,
+} from "./embed-texts.js";
+export { type EmbeddingModelInfo, KNOWN_EMBEDDING_MODELS } from "./embedding-catalogue.js";
+export {
+  canonicalEmbeddingReference,
+  DEFAULT_EMBEDDING_MODEL,
+  EMBEDDING_PROVIDERS,
+  type EmbeddingModelReference,
+  type EmbeddingSpec,
+  embeddingModelName,
+  embeddingSpace,
+  parseEmbeddingSpec,
+} from "./embedding-spec.js";
 export {
   type ConversationMedia,
   type ConversationMessage,

@@ -41,6 +41,9 @@ describe("knowledge bases", () => {
       name: "handbook",
       description: "Company handbook",
       documentCount: 0,
+      embeddingModel: "builtin/hash-ngrams",
+      embedding: { status: "ready", servingModel: "builtin/hash-ngrams" },
+      chunking: { maxTokens: 400, overlapTokens: 80 },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -77,7 +80,14 @@ describe("knowledge bases", () => {
       content: "Espresso, crème brûlée",
       metadata: { lang: "fr" },
       bytes: Buffer.byteLength("Espresso, crème brûlée"),
+      contentType: "text",
+      status: "pending",
+      chunkCount: 1,
+      embeddedChunks: 0,
+      error: null,
+      embeddingUsage: { inputTokens: 0, costUsd: 0 },
       createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     const { content: _content, ...summary } = created.body;
     const list = await t.http.get(base).set(t.tenant.auth);
@@ -94,7 +104,7 @@ describe("knowledge bases", () => {
     );
   });
 
-  it("ranks the matching document first and highlights the matched words", async () => {
+  it("full-text mode ranks the matching passage first, with its citation", async () => {
     const kb = await newBase("search");
     await addDocument(kb.id, {
       title: "Office plants",
@@ -116,33 +126,52 @@ describe("knowledge bases", () => {
     const res = await t.http
       .post(`${t.tenant.base}/knowledge-bases/${kb.id}/search`)
       .set(t.tenant.auth)
-      .send({ query: "refund" });
+      .send({ query: "refund", mode: "fulltext" });
     expect(res.status).toBe(200);
     expect(res.body.data.map((h: { documentId: string }) => h.documentId)).toEqual([refunds.id, mention.id]);
     expect(res.body.data[0]).toEqual({
+      chunkId: expect.stringMatching(/^kbchunk_/),
       documentId: refunds.id,
       knowledgeBaseId: kb.id,
       title: "Refund policy",
-      snippet: expect.stringContaining("**refund**"),
+      headingPath: [],
+      position: 0,
+      startOffset: 0,
+      endOffset: 136,
+      text: expect.stringContaining("request a refund within 30 days"),
       score: expect.any(Number),
+      foundBy: { fulltext: { rank: 1, score: expect.any(Number) } },
       metadata: { team: "billing" },
     });
     expect(res.body.data[0].score).toBeGreaterThan(res.body.data[1].score);
+    expect(res.body.mode).toBe("fulltext");
+    expect(res.body.retrievers).toEqual({ fulltext: true, semantic: null });
 
     const phrase = await t.http
       .post(`${t.tenant.base}/knowledge-bases/${kb.id}/search`)
       .set(t.tenant.auth)
-      .send({ query: '"public holidays" -ficus', limit: 5 });
+      .send({ query: '"public holidays" -ficus', limit: 5, mode: "fulltext" });
     expect(phrase.body.data.map((h: { title: string }) => h.title)).toEqual(["Holidays"]);
     const none = await t.http
       .post(`${t.tenant.base}/knowledge-bases/${kb.id}/search`)
       .set(t.tenant.auth)
-      .send({ query: "!!!" });
-    expect(none.body).toEqual({ data: [] });
+      .send({ query: "!!!", mode: "fulltext" });
+    expect(none.body.data).toEqual([]);
   });
 
   it("searchKnowledge spans the given bases of the project only, and uses the GIN index", async () => {
     const pool = t.platform.ctx.db.pool;
+    const ctx = t.platform.ctx;
+    const search = async (ids: string[], query: string, limit: number) =>
+      (
+        await searchKnowledge(ctx, {
+          projectId: t.tenant.projectId,
+          knowledgeBaseIds: ids,
+          query,
+          limit,
+          mode: "fulltext",
+        })
+      ).data;
     const a = await newBase("a");
     const b = await newBase("b");
     const docA = await addDocument(a.id, { title: "Rockets", content: "Saturn V rocket engines" });
@@ -151,11 +180,11 @@ describe("knowledge bases", () => {
     const foreign = await newBase("foreign", other);
     await addDocument(foreign.id, { title: "Rocket", content: "rocket rocket rocket" }, other);
 
-    const hits = await searchKnowledge(pool, t.tenant.projectId, [a.id, b.id, foreign.id], "rocket engines", 10);
+    const hits = await search([a.id, b.id, foreign.id], "rocket engines", 10);
     expect(hits.map((h) => h.documentId).sort()).toEqual([docA.id, docB.id].sort());
-    expect(await searchKnowledge(pool, t.tenant.projectId, [a.id], "diesel", 10)).toEqual([]);
-    expect(await searchKnowledge(pool, t.tenant.projectId, [], "rocket", 10)).toEqual([]);
-    expect(await searchKnowledge(pool, t.tenant.projectId, [a.id, b.id], "rocket", 1)).toHaveLength(1);
+    expect(await search([a.id], "diesel", 10)).toEqual([]);
+    expect(await search([], "rocket", 10)).toEqual([]);
+    expect(await search([a.id, b.id], "rocket", 1)).toHaveLength(1);
     expect(
       await existingKnowledgeBaseIds(t.platform.ctx.db.prisma, t.tenant.projectId, [a.id, foreign.id, "kb_missing"]),
     ).toEqual(new Set([a.id]));
@@ -165,10 +194,10 @@ describe("knowledge bases", () => {
       await client.query("BEGIN");
       await client.query("SET LOCAL enable_seqscan = off");
       const plan = await client.query(
-        `EXPLAIN SELECT "id" FROM knowledge_documents d
-         WHERE to_tsvector('simple'::regconfig, d."title" || ' ' || d."content") @@ websearch_to_tsquery('simple', 'rocket')`,
+        `EXPLAIN SELECT "id" FROM knowledge_chunks c
+         WHERE to_tsvector('simple'::regconfig, c."context" || ' ' || c."content") @@ websearch_to_tsquery('simple', 'rocket')`,
       );
-      expect(plan.rows.map((r) => r["QUERY PLAN"]).join("\n")).toContain("knowledge_documents_fts_idx");
+      expect(plan.rows.map((r) => r["QUERY PLAN"]).join("\n")).toContain("knowledge_chunks_fts_idx");
       await client.query("ROLLBACK");
     } finally {
       client.release();
@@ -199,7 +228,7 @@ describe("knowledge bases", () => {
     );
   });
 
-  it("refuses a document whose words exceed PostgreSQL's full-text limit with a clear 400", async () => {
+  it("indexes a document of only distinct words: its passages stay under PostgreSQL's full-text limit", async () => {
     const kb = await newBase("huge");
     let n = 0;
     const words: string[] = [];
@@ -213,8 +242,14 @@ describe("knowledge bases", () => {
       .post(`${t.tenant.base}/knowledge-bases/${kb.id}/documents`)
       .set(t.tenant.auth)
       .send({ title: "distinct words", content: words.join(" ") });
-    expectInvalid(res, ["body.content"]);
-    expect(res.body.error.message).toMatch(/too many distinct words/);
+    expect(res.status).toBe(201);
+    expect(res.body.chunkCount).toBeGreaterThan(500);
+    const found = await t.http
+      .post(`${t.tenant.base}/knowledge-bases/${kb.id}/search`)
+      .set(t.tenant.auth)
+      .send({ query: words[words.length - 1], mode: "fulltext" });
+    expect(found.body.data).toHaveLength(1);
+    expect(found.body.data[0].position).toBe(res.body.chunkCount - 1);
   });
 
   it("walks documents and bases exactly once; cursors bind to their base", async () => {

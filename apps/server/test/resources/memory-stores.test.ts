@@ -37,6 +37,8 @@ describe("memory stores", () => {
       name: "notes",
       description: "Team notes",
       entryCount: 0,
+      embeddingModel: "builtin/hash-ngrams",
+      embedding: { status: "ready", servingModel: "builtin/hash-ngrams" },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -189,10 +191,15 @@ describe("memory functions for the runtime", () => {
     const prisma = t.platform.ctx.db.prisma;
     const store = await newStore("runtime");
     expect(await readMemory(prisma, store.id, "missing.md")).toBeNull();
-    const written = await writeMemory(prisma, store.id, "projects/apollo.md", "Deadline is 50% of Q3; owner Ada");
+    const written = await writeMemory(
+      t.platform.ctx.db,
+      store.id,
+      "projects/apollo.md",
+      "Deadline is 50% of Q3; owner Ada",
+    );
     expect(written).toMatchObject({ key: "projects/apollo.md", bytes: 32 });
-    await writeMemory(prisma, store.id, "projects/zeus.md", "Owner Bob, deadline Q4");
-    await writeMemory(prisma, store.id, "people/ada.md", "Ada prefers email");
+    await writeMemory(t.platform.ctx.db, store.id, "projects/zeus.md", "Owner Bob, deadline Q4");
+    await writeMemory(t.platform.ctx.db, store.id, "people/ada.md", "Ada prefers email");
     expect((await readMemory(prisma, store.id, "projects/apollo.md"))?.content).toBe(
       "Deadline is 50% of Q3; owner Ada",
     );
@@ -225,16 +232,17 @@ describe("memory functions for the runtime", () => {
   });
 
   it("refuses malformed keys, oversized content and writes to a deleted store", async () => {
-    const prisma = t.platform.ctx.db.prisma;
     const store = await newStore("runtime-errors");
-    await expect(writeMemory(prisma, store.id, "../etc/passwd", "x")).rejects.toMatchObject({
+    await expect(writeMemory(t.platform.ctx.db, store.id, "../etc/passwd", "x")).rejects.toMatchObject({
       code: "request.invalid",
     });
-    await expect(writeMemory(prisma, store.id, "big", "x".repeat(100 * 1024 + 1))).rejects.toMatchObject({
+    await expect(writeMemory(t.platform.ctx.db, store.id, "big", "x".repeat(100 * 1024 + 1))).rejects.toMatchObject({
       code: "request.invalid",
     });
     await t.http.delete(`${t.tenant.base}/memory-stores/${store.id}`).set(t.tenant.auth).expect(200);
-    await expect(writeMemory(prisma, store.id, "k", "x")).rejects.toMatchObject({ code: "memory_store.not_found" });
+    await expect(writeMemory(t.platform.ctx.db, store.id, "k", "x")).rejects.toMatchObject({
+      code: "memory_store.not_found",
+    });
   });
 
   it("resolves a store by id or by name within the project only", async () => {

@@ -55,11 +55,14 @@ describe("knowledge_search", () => {
     expect(JSON.parse(result.content)).toEqual({
       results: [
         {
+          citation: "[1]",
+          chunkId: expect.stringMatching(/^kbchunk_/),
           documentId: expect.stringMatching(/^kbdoc_/),
-          knowledgeBaseId: allowed,
           title: "Refund policy",
-          snippet: expect.stringContaining("**refund**"),
+          offsets: [0, expect.any(Number)],
+          text: expect.stringContaining("refund"),
           score: expect.any(Number),
+          foundBy: ["fulltext"],
           metadata: { team: "billing" },
         },
       ],
@@ -69,9 +72,9 @@ describe("knowledge_search", () => {
   it("says so when nothing matches, and answers bad input with an error result", async () => {
     const { tools, run } = await toolsOf(agentConfig({ tools: ["knowledge_search"], knowledgeBases: [allowed] }));
     const search = toolNamed(tools, "knowledge_search");
-    expect(JSON.parse((await search.execute!({ query: "submarine" }, run)).content)).toEqual({
+    expect(JSON.parse((await search.execute!({ query: "submarine", mode: "fulltext" }, run)).content)).toEqual({
       results: [],
-      note: "No document matches the query",
+      note: "No passage matches the query",
     });
     expect(await search.execute!({ query: "" }, run)).toMatchObject({ isError: true });
     expect(await search.execute!({ query: "refund", limit: 1000 }, run)).toMatchObject({ isError: true });

@@ -69,6 +69,8 @@ describe("memory tools", () => {
           key: "policies/travel.md",
           snippet: "Book trains for trips under 600 km.",
           bytes: 35,
+          score: expect.any(Number),
+          foundBy: ["fulltext"],
           updatedAt: expect.any(String),
         },
       ],

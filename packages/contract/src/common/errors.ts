@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   "memory_store.name_taken": 409,
   "knowledge_base.not_found": 404,
   "knowledge_document.not_found": 404,
+  "embedding.invalid_model": 422,
+  "embedding.failed": 502,
   "dataset.not_found": 404,
   "budget.not_found": 404,
   "serverless_tool.not_found": 404,

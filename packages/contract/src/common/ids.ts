@@ -9,6 +9,7 @@ export const ID_PREFIXES = {
   memoryStore: "ms",
   knowledgeBase: "kb",
   knowledgeDocument: "kbdoc",
+  knowledgeChunk: "kbchunk",
   skill: "skill",
   automation: "auto",
   automationRun: "autrun",

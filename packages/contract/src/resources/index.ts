@@ -9,6 +9,7 @@ import { vaultsContract } from "./vaults.js";
 export * from "./budgets.js";
 export * from "./dataset-case-fields.js";
 export * from "./datasets.js";
+export * from "./embedding-model.js";
 export * from "./environments.js";
 export * from "./knowledge-bases.js";
 export * from "./memory-stores.js";

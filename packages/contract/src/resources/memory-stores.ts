@@ -3,6 +3,13 @@ import { Description, idOf, Timestamp } from "../common/fields.js";
 import { LIMITS } from "../common/limits.js";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
+import {
+  EmbeddingModelSchema,
+  EmbeddingStateSchema,
+  FoundBySchema,
+  RetrieversReportSchema,
+  SearchModeSchema,
+} from "./embedding-model.js";
 import { boundedText, NameFilterQuery, ProjectItemParams, ProjectParams, referenceableName } from "./shared.js";
 
 const KEY_FORM = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
@@ -25,6 +32,8 @@ export const MemoryStoreSchema = z
     name: z.string(),
     description: z.string().nullable(),
     entryCount: z.number().int(),
+    embeddingModel: EmbeddingModelSchema.describe("The model entries are embedded with (searched by meaning)"),
+    embedding: EmbeddingStateSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -34,8 +43,41 @@ export const CreateMemoryStoreSchema = z
   .object({
     name: referenceableName("ms").describe("Unique in the project; usable instead of the id in references"),
     description: Description.optional(),
+    embeddingModel: EmbeddingModelSchema.optional().describe("Default `builtin/hash-ngrams` (offline, no key)"),
   })
   .strict();
+
+export const UpdateMemoryStoreSchema = z
+  .object({
+    description: Description.nullable().optional(),
+    embeddingModel: EmbeddingModelSchema.optional().describe(
+      "A new model re-embeds every entry in the background; searches use the previous vectors until it is done",
+    ),
+  })
+  .strict();
+
+export const MemorySearchSchema = z
+  .object({
+    query: z.string().trim().min(1).max(LIMITS.knowledgeQueryLength),
+    limit: z.number().int().min(1).max(LIMITS.memorySearchResults).default(10),
+    mode: SearchModeSchema.default("hybrid"),
+  })
+  .strict();
+
+export const MemorySearchHitSchema = z.object({
+  key: z.string(),
+  snippet: z.string().describe("Up to ~240 characters of the entry"),
+  bytes: z.number().int(),
+  score: z.number().describe("Relevance (higher is better); comparable only within one search"),
+  foundBy: FoundBySchema,
+  updatedAt: Timestamp,
+});
+
+export const MemorySearchResultSchema = z.object({
+  data: z.array(MemorySearchHitSchema),
+  mode: SearchModeSchema,
+  retrievers: RetrieversReportSchema,
+});
 
 export const MemoryEntrySchema = z
   .object({
@@ -85,6 +127,22 @@ export const memoryStoresContract = c.router(
       responses: { 200: MemoryStoreSchema },
       summary: "Get a memory store",
     },
+    update: {
+      method: "PATCH",
+      path: "/v1/projects/:projectId/memory-stores/:id",
+      pathParams: ProjectItemParams,
+      body: UpdateMemoryStoreSchema,
+      responses: { 200: MemoryStoreSchema },
+      summary: "Update a memory store (a new `embeddingModel` re-embeds it in the background)",
+    },
+    search: {
+      method: "POST",
+      path: "/v1/projects/:projectId/memory-stores/:id/search",
+      pathParams: ProjectItemParams,
+      body: MemorySearchSchema,
+      responses: { 200: MemorySearchResultSchema },
+      summary: "Search a store's entries by words and meaning, best first (what the `memory_search` tool sees)",
+    },
     delete: {
       method: "DELETE",
       path: "/v1/projects/:projectId/memory-stores/:id",
@@ -123,3 +181,7 @@ export const memoryStoresContract = c.router(
 export type MemoryStore = z.infer<typeof MemoryStoreSchema>;
 export type MemoryEntry = z.infer<typeof MemoryEntrySchema>;
 export type CreateMemoryStore = z.infer<typeof CreateMemoryStoreSchema>;
+export type UpdateMemoryStore = z.infer<typeof UpdateMemoryStoreSchema>;
+export type MemorySearch = z.infer<typeof MemorySearchSchema>;
+export type MemorySearchHitRecord = z.infer<typeof MemorySearchHitSchema>;
+export type MemorySearchResult = z.infer<typeof MemorySearchResultSchema>;

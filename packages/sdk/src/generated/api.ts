@@ -129,7 +129,7 @@ export type JsonValidCreateSessionRequest = components["schemas"]["JsonValidCrea
 export type JsonValidScorer = components["schemas"]["JsonValidScorer"];
 /** Passes when the output is valid JSON */
 export type JsonValidUpdateAutomationRequest = components["schemas"]["JsonValidUpdateAutomationRequest"];
-/** Knowledge base: documents an agent searches with full-text search */
+/** Knowledge base: documents split into passages that agents search by words and by meaning */
 export type KnowledgeBase = components["schemas"]["KnowledgeBase"];
 export type KnowledgeBasePage = components["schemas"]["KnowledgeBasePage"];
 /** Knowledge document */
@@ -338,10 +338,16 @@ export type WebhooksListDeliveriesQuery = NonNullable<operations["webhooks.listD
 export type EnvironmentsListQuery = NonNullable<operations["environments.list"]["parameters"]["query"]>;
 export type VaultsListQuery = NonNullable<operations["vaults.list"]["parameters"]["query"]>;
 export type MemoryStoresListQuery = NonNullable<operations["memoryStores.list"]["parameters"]["query"]>;
+export type MemoryStoresUpdateBody = NonNullable<operations["memoryStores.update"]["requestBody"]>["content"]["application/json"];
+export type MemoryStoresSearchBody = NonNullable<operations["memoryStores.search"]["requestBody"]>["content"]["application/json"];
+export type MemoryStoresSearchResult = operations["memoryStores.search"]["responses"][200]["content"]["application/json"];
 export type MemoryStoresListEntriesQuery = NonNullable<operations["memoryStores.listEntries"]["parameters"]["query"]>;
 export type MemoryStoresDeleteEntryQuery = NonNullable<operations["memoryStores.deleteEntry"]["parameters"]["query"]>;
 export type KnowledgeBasesListQuery = NonNullable<operations["knowledgeBases.list"]["parameters"]["query"]>;
+export type KnowledgeBasesUpdateBody = NonNullable<operations["knowledgeBases.update"]["requestBody"]>["content"]["application/json"];
 export type KnowledgeBasesListDocumentsQuery = NonNullable<operations["knowledgeBases.listDocuments"]["parameters"]["query"]>;
+export type KnowledgeBasesListChunksQuery = NonNullable<operations["knowledgeBases.listChunks"]["parameters"]["query"]>;
+export type KnowledgeBasesListChunksResult = operations["knowledgeBases.listChunks"]["responses"][200]["content"]["application/json"];
 export type DatasetsListQuery = NonNullable<operations["datasets.list"]["parameters"]["query"]>;
 export type DatasetsListCasesQuery = NonNullable<operations["datasets.listCases"]["parameters"]["query"]>;
 export type DatasetsAppendCaseFromSessionBody = NonNullable<operations["datasets.appendCaseFromSession"]["requestBody"]>["content"]["application/json"];
@@ -551,8 +557,12 @@ export interface MemoryStoresMethods {
   list(query?: MemoryStoresListQuery, options?: RequestOptions): PagePromise<MemoryStorePage, MemoryStore>;
   /** Get a memory store (`GET /v1/projects/{projectId}/memory-stores/{id}`) */
   get(id: string | number, options?: RequestOptions): ApiPromise<MemoryStore>;
+  /** Update a memory store (a new `embeddingModel` re-embeds it in the background) (`PATCH /v1/projects/{projectId}/memory-stores/{id}`) */
+  update(id: string | number, body?: MemoryStoresUpdateBody, options?: RequestOptions): ApiPromise<MemoryStore>;
   /** Delete a memory store and its entries; returns the deleted store (`DELETE /v1/projects/{projectId}/memory-stores/{id}`) */
   delete(id: string | number, options?: RequestOptions): ApiPromise<MemoryStore>;
+  /** Search a store's entries by words and meaning, best first (what the `memory_search` tool sees) (`POST /v1/projects/{projectId}/memory-stores/{id}/search`) */
+  search(id: string | number, body: MemoryStoresSearchBody, options?: RequestOptions): ApiPromise<MemoryStoresSearchResult>;
   /** List a store's entries in key order (`GET /v1/projects/{projectId}/memory-stores/{id}/entries`) */
   listEntries(id: string | number, query?: MemoryStoresListEntriesQuery, options?: RequestOptions): PagePromise<MemoryEntryPage, MemoryEntry>;
   /** Create or replace the entry with this key (`PUT /v1/projects/{projectId}/memory-stores/{id}/entries`) */
@@ -569,6 +579,8 @@ export interface KnowledgeBasesMethods {
   list(query?: KnowledgeBasesListQuery, options?: RequestOptions): PagePromise<KnowledgeBasePage, KnowledgeBase>;
   /** Get a knowledge base (`GET /v1/projects/{projectId}/knowledge-bases/{id}`) */
   get(id: string | number, options?: RequestOptions): ApiPromise<KnowledgeBase>;
+  /** Update a knowledge base (a new `embeddingModel` re-embeds it in the background) (`PATCH /v1/projects/{projectId}/knowledge-bases/{id}`) */
+  update(id: string | number, body?: KnowledgeBasesUpdateBody, options?: RequestOptions): ApiPromise<KnowledgeBase>;
   /** Delete a knowledge base and its documents; returns the deleted base (`DELETE /v1/projects/{projectId}/knowledge-bases/{id}`) */
   delete(id: string | number, options?: RequestOptions): ApiPromise<KnowledgeBase>;
   /** Add a document (`POST /v1/projects/{projectId}/knowledge-bases/{id}/documents`) */
@@ -579,7 +591,9 @@ export interface KnowledgeBasesMethods {
   getDocument(id: string | number, documentId: string | number, options?: RequestOptions): ApiPromise<KnowledgeDocument>;
   /** Delete a document; returns the deleted document (without its text) (`DELETE /v1/projects/{projectId}/knowledge-bases/{id}/documents/{documentId}`) */
   deleteDocument(id: string | number, documentId: string | number, options?: RequestOptions): ApiPromise<KnowledgeDocumentSummary>;
-  /** Full-text search of the base, best match first (what the `knowledge_search` tool sees) (`POST /v1/projects/{projectId}/knowledge-bases/{id}/search`) */
+  /** List a document's passages in order (`GET /v1/projects/{projectId}/knowledge-bases/{id}/documents/{documentId}/chunks`) */
+  listChunks(id: string | number, documentId: string | number, query?: KnowledgeBasesListChunksQuery, options?: RequestOptions): PagePromise<KnowledgeBasesListChunksResult, KnowledgeBasesListChunksResult["data"][number]>;
+  /** Search the base's passages by words and meaning, best first (what the `knowledge_search` tool sees) (`POST /v1/projects/{projectId}/knowledge-bases/{id}/search`) */
   search(id: string | number, body: KnowledgeSearchRequest, options?: RequestOptions): ApiPromise<KnowledgeSearchResult>;
 }
 

@@ -1298,6 +1298,30 @@ export interface paths {
         delete: operations["memoryStores.delete"];
         options?: never;
         head?: never;
+        /**
+         * Update a memory store (a new `embeddingModel` re-embeds it in the background)
+         * @description Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
+         */
+        patch: operations["memoryStores.update"];
+        trace?: never;
+    };
+    "/v1/projects/{projectId}/memory-stores/{id}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search a store's entries by words and meaning, best first (what the `memory_search` tool sees)
+         * @description Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
+         */
+        post: operations["memoryStores.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1374,7 +1398,11 @@ export interface paths {
         delete: operations["knowledgeBases.delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a knowledge base (a new `embeddingModel` re-embeds it in the background)
+         * @description Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
+         */
+        patch: operations["knowledgeBases.update"];
         trace?: never;
     };
     "/v1/projects/{projectId}/knowledge-bases/{id}/documents": {
@@ -1425,6 +1453,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{projectId}/knowledge-bases/{id}/documents/{documentId}/chunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a document's passages in order
+         * @description Project-scoped: `projectId` must be the API key's project (another project's answers 404). Cursor list: pass `nextCursor` as `cursor` while `hasMore` is true.
+         */
+        get: operations["knowledgeBases.listChunks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{projectId}/knowledge-bases/{id}/search": {
         parameters: {
             query?: never;
@@ -1435,7 +1483,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Full-text search of the base, best match first (what the `knowledge_search` tool sees)
+         * Search the base's passages by words and meaning, best first (what the `knowledge_search` tool sees)
          * @description Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
          */
         post: operations["knowledgeBases.search"];
@@ -2905,16 +2953,60 @@ export interface components {
         CreateKnowledgeBaseRequest: {
             name: string;
             description?: string;
+            /** @description Default `builtin/hash-ngrams` (offline, no key) */
+            embeddingModel?: string | {
+                /** @description `<provider>/<model-id>` */
+                id: string;
+                /** @description Shorter vectors, for models that can shorten them (OpenAI's `text-embedding-3-*`) */
+                dimensions?: number;
+                pricing?: {
+                    /** @description US dollars per million input tokens */
+                    input: number;
+                };
+                maxInputTokens?: number;
+            };
+            /** @description How documents are split into passages (fixed when the base is created) */
+            chunking?: {
+                /**
+                 * @description Longest passage, in tokens of about 4 characters
+                 * @default 400
+                 */
+                maxTokens?: number;
+                /**
+                 * @description Text a passage repeats from the one before it; at most half of `maxTokens`
+                 * @default 80
+                 */
+                overlapTokens?: number;
+            };
         };
         CreateKnowledgeDocumentRequest: {
             title: string;
+            /** @description The text (at most 1 MiB of UTF-8); for `pdf`, the file in base64 (at most 7.5 MiB) */
             content: string;
+            /**
+             * @description `markdown`: split along its headings; `html`: stored as the text it shows (headings kept), then split like Markdown; `pdf`: stored as the text of its pages (`## Page n` headings), then split like Markdown; `text`: split along paragraphs
+             * @default text
+             * @enum {string}
+             */
+            contentType?: "text" | "markdown" | "html" | "pdf";
             metadata?: components["schemas"]["Metadata"];
         };
         CreateMemoryStoreRequest: {
             /** @description Unique in the project; usable instead of the id in references */
             name: string;
             description?: string;
+            /** @description Default `builtin/hash-ngrams` (offline, no key) */
+            embeddingModel?: string | {
+                /** @description `<provider>/<model-id>` */
+                id: string;
+                /** @description Shorter vectors, for models that can shorten them (OpenAI's `text-embedding-3-*`) */
+                dimensions?: number;
+                pricing?: {
+                    /** @description US dollars per million input tokens */
+                    input: number;
+                };
+                maxInputTokens?: number;
+            };
         };
         CreateProjectRequest: {
             name: string;
@@ -3449,7 +3541,7 @@ export interface components {
              */
             type: "json_valid";
         };
-        /** @description Knowledge base: documents an agent searches with full-text search */
+        /** @description Knowledge base: documents split into passages that agents search by words and by meaning */
         KnowledgeBase: {
             /** @description `kb_` id */
             id: string;
@@ -3458,6 +3550,42 @@ export interface components {
             name: string;
             description: string | null;
             documentCount: number;
+            /** @description The model new vectors are computed with */
+            embeddingModel: string | {
+                /** @description `<provider>/<model-id>` */
+                id: string;
+                /** @description Shorter vectors, for models that can shorten them (OpenAI's `text-embedding-3-*`) */
+                dimensions?: number;
+                pricing?: {
+                    /** @description US dollars per million input tokens */
+                    input: number;
+                };
+                maxInputTokens?: number;
+            };
+            /** @description Where the vectors stand */
+            embedding: {
+                /**
+                 * @description `ready`: every passage has a vector of `embeddingModel`; `embedding`: some are being computed; `reembedding`: the model changed and searches use `servingModel` until every passage has a new vector
+                 * @enum {string}
+                 */
+                status: "ready" | "embedding" | "reembedding";
+                /** @description The model searches embed the query with */
+                servingModel: string | {
+                    /** @description `<provider>/<model-id>` */
+                    id: string;
+                    /** @description Shorter vectors, for models that can shorten them (OpenAI's `text-embedding-3-*`) */
+                    dimensions?: number;
+                    pricing?: {
+                        /** @description US dollars per million input tokens */
+                        input: number;
+                    };
+                    maxInputTokens?: number;
+                };
+            };
+            chunking: {
+                maxTokens: number;
+                overlapTokens: number;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -3486,11 +3614,34 @@ export interface components {
             };
             /** @description UTF-8 size of `content` */
             bytes: number;
+            /** @enum {string} */
+            contentType: "text" | "markdown" | "html" | "pdf";
+            /**
+             * @description `pending`: searchable by its words, its passages waiting for vectors; `ready`: searchable by meaning too; `failed`: embedding gave up (`error`); still searchable by its words
+             * @enum {string}
+             */
+            status: "pending" | "ready" | "failed";
+            /** @description Passages the document was split into */
+            chunkCount: number;
+            /** @description Passages with a vector of the base's `embeddingModel` */
+            embeddedChunks: number;
+            error: string | null;
+            /** @description What embedding this document has cost (every model it was embedded with) */
+            embeddingUsage: {
+                inputTokens: number;
+                costUsd: number;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            updatedAt: string;
+            /** @description The stored text (for `html` and `pdf`, the text they show, as Markdown) */
             content: string;
         };
         /** @description Knowledge document without its text (lists) */
@@ -3505,11 +3656,33 @@ export interface components {
             };
             /** @description UTF-8 size of `content` */
             bytes: number;
+            /** @enum {string} */
+            contentType: "text" | "markdown" | "html" | "pdf";
+            /**
+             * @description `pending`: searchable by its words, its passages waiting for vectors; `ready`: searchable by meaning too; `failed`: embedding gave up (`error`); still searchable by its words
+             * @enum {string}
+             */
+            status: "pending" | "ready" | "failed";
+            /** @description Passages the document was split into */
+            chunkCount: number;
+            /** @description Passages with a vector of the base's `embeddingModel` */
+            embeddedChunks: number;
+            error: string | null;
+            /** @description What embedding this document has cost (every model it was embedded with) */
+            embeddingUsage: {
+                inputTokens: number;
+                costUsd: number;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds
+             */
+            updatedAt: string;
         };
         KnowledgeDocumentSummaryPage: {
             data: components["schemas"]["KnowledgeDocumentSummary"][];
@@ -3517,26 +3690,71 @@ export interface components {
             nextCursor: string | null;
         };
         KnowledgeSearchRequest: {
-            /** @description Words to find; web-search syntax */
+            /** @description A question or words; the full-text side reads web-search syntax (`"phrase"`, `or`, `-word`) */
             query: string;
             /** @default 10 */
             limit?: number;
+            /**
+             * @description `hybrid` (default): full-text and vector results fused by reciprocal rank; `semantic`: vectors only; `fulltext`: PostgreSQL full-text search only
+             * @default hybrid
+             * @enum {string}
+             */
+            mode?: "hybrid" | "semantic" | "fulltext";
+            filter?: {
+                /** @description Only documents whose metadata has every one of these values */
+                metadata?: components["schemas"]["Metadata"];
+                documentIds?: string[];
+            };
         };
         KnowledgeSearchResult: {
             data: {
+                /** @description `kbchunk_` id */
+                chunkId: string;
                 /** @description `kbdoc_` id */
                 documentId: string;
                 /** @description `kb_` id */
                 knowledgeBaseId: string;
                 title: string;
-                /** @description Best passages, matched words between `**` */
-                snippet: string;
-                /** @description Relevance (higher is better); comparable only within one search */
+                headingPath: string[];
+                position: number;
+                startOffset: number;
+                endOffset: number;
+                /** @description The passage */
+                text: string;
+                /** @description Relevance (higher is better; fused rank score in `hybrid`); comparable only within one search */
                 score: number;
+                /** @description Which retriever found the hit: its rank (1 = best) and its own score (ts_rank, cosine similarity) */
+                foundBy: {
+                    fulltext?: {
+                        rank: number;
+                        score: number;
+                    };
+                    semantic?: {
+                        rank: number;
+                        score: number;
+                    };
+                };
                 metadata: {
                     [key: string]: string;
                 };
             }[];
+            /**
+             * @description `hybrid` (default): full-text and vector results fused by reciprocal rank; `semantic`: vectors only; `fulltext`: PostgreSQL full-text search only
+             * @enum {string}
+             */
+            mode: "hybrid" | "semantic" | "fulltext";
+            /** @description What ran */
+            retrievers: {
+                /** @description Whether full-text search ran */
+                fulltext: boolean;
+                semantic: {
+                    model: string | null;
+                    /** @enum {string|null} */
+                    backend: "pgvector" | "exact" | null;
+                    /** @description Why vectors were left out of a hybrid search (the query embedding failed) */
+                    error?: string;
+                } | null;
+            };
         };
         /** @description Passes when the task took at most `maxMs` milliseconds (from the case's start to its output) */
         LatencyScorer: {
@@ -3718,6 +3936,38 @@ export interface components {
             name: string;
             description: string | null;
             entryCount: number;
+            /** @description The model entries are embedded with (searched by meaning) */
+            embeddingModel: string | {
+                /** @description `<provider>/<model-id>` */
+                id: string;
+                /** @description Shorter vectors, for models that can shorten them (OpenAI's `text-embedding-3-*`) */
+                dimensions?: number;
+                pricing?: {
+                    /** @description US dollars per million input tokens */
+                    input: number;
+                };
+                maxInputTokens?: number;
+            };
+            /** @description Where the vectors stand */
+            embedding: {
+                /**
+                 * @description `ready`: every passage has a vector of `embeddingModel`; `embedding`: some are being computed; `reembedding`: the model changed and searches use `servingModel` until every passage has a new vector
+                 * @enum {string}
+                 */
+                status: "ready" | "embedding" | "reembedding";
+                /** @description The model searches embed the query with */
+                servingModel: string | {
+                    /** @description `<provider>/<model-id>` */
+                    id: string;
+                    /** @description Shorter vectors, for models that can shorten them (OpenAI's `text-embedding-3-*`) */
+                    dimensions?: number;
+                    pricing?: {
+                        /** @description US dollars per million input tokens */
+                        input: number;
+                    };
+                    maxInputTokens?: number;
+                };
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds
@@ -16560,6 +16810,11 @@ export interface operations {
                      *           "name": "string",
                      *           "description": "string",
                      *           "entryCount": 0,
+                     *           "embeddingModel": "string",
+                     *           "embedding": {
+                     *             "status": "ready",
+                     *             "servingModel": "string"
+                     *           },
                      *           "createdAt": "2019-08-24T14:15:22Z",
                      *           "updatedAt": "2019-08-24T14:15:22Z"
                      *         }
@@ -16681,6 +16936,11 @@ export interface operations {
                      *       "name": "string",
                      *       "description": "string",
                      *       "entryCount": 0,
+                     *       "embeddingModel": "string",
+                     *       "embedding": {
+                     *         "status": "ready",
+                     *         "servingModel": "string"
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z"
                      *     }
@@ -16813,6 +17073,11 @@ export interface operations {
                      *       "name": "string",
                      *       "description": "string",
                      *       "entryCount": 0,
+                     *       "embeddingModel": "string",
+                     *       "embedding": {
+                     *         "status": "ready",
+                     *         "servingModel": "string"
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z"
                      *     }
@@ -16922,6 +17187,11 @@ export interface operations {
                      *       "name": "string",
                      *       "description": "string",
                      *       "entryCount": 0,
+                     *       "embeddingModel": "string",
+                     *       "embedding": {
+                     *         "status": "ready",
+                     *         "servingModel": "string"
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z"
                      *     }
@@ -16961,6 +17231,392 @@ export interface operations {
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "memoryStores.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key stores its answer (not a 5xx) for 24 hours; the same key with the same method, path and body replays it with `Idempotent-Replayed: true`; with another request it is a 409 `idempotency.conflict`, and while the first is still running a 409 `idempotency.in_progress`.
+                 * @example 6f1c2a70-2f5e-4a53-9a57-1f0c2b1d9e11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+                /** @example ms_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    description?: string | null;
+                    /** @description A new model re-embeds every entry in the background; searches use the previous vectors until it is done */
+                    embeddingModel?: string | {
+                        /** @description `<provider>/<model-id>` */
+                        id: string;
+                        /** @description Shorter vectors, for models that can shorten them (OpenAI's `text-embedding-3-*`) */
+                        dimensions?: number;
+                        pricing?: {
+                            /** @description US dollars per million input tokens */
+                            input: number;
+                        };
+                        maxInputTokens?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Memory store: durable notes an agent reads and writes across sessions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "projectId": "string",
+                     *       "name": "string",
+                     *       "description": "string",
+                     *       "entryCount": 0,
+                     *       "embeddingModel": "string",
+                     *       "embedding": {
+                     *         "status": "ready",
+                     *         "servingModel": "string"
+                     *       },
+                     *       "createdAt": "2019-08-24T14:15:22Z",
+                     *       "updatedAt": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemoryStore"];
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`, `memory_store.not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "memoryStores.search": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key stores its answer (not a 5xx) for 24 hours; the same key with the same method, path and body replays it with `Idempotent-Replayed: true`; with another request it is a 409 `idempotency.conflict`, and while the first is still running a 409 `idempotency.in_progress`.
+                 * @example 6f1c2a70-2f5e-4a53-9a57-1f0c2b1d9e11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+                /** @example ms_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "string"
+                 *     }
+                 */
+                "application/json": {
+                    query: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /**
+                     * @description `hybrid` (default): full-text and vector results fused by reciprocal rank; `semantic`: vectors only; `fulltext`: PostgreSQL full-text search only
+                     * @default hybrid
+                     * @enum {string}
+                     */
+                    mode?: "hybrid" | "semantic" | "fulltext";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "key": "string",
+                     *           "snippet": "string",
+                     *           "bytes": 0,
+                     *           "score": 0,
+                     *           "foundBy": {
+                     *             "fulltext": {
+                     *               "rank": 0,
+                     *               "score": 0
+                     *             },
+                     *             "semantic": {
+                     *               "rank": 0,
+                     *               "score": 0
+                     *             }
+                     *           },
+                     *           "updatedAt": "2019-08-24T14:15:22Z"
+                     *         }
+                     *       ],
+                     *       "mode": "hybrid",
+                     *       "retrievers": {
+                     *         "fulltext": true,
+                     *         "semantic": {
+                     *           "model": "string",
+                     *           "backend": "pgvector",
+                     *           "error": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            key: string;
+                            /** @description Up to ~240 characters of the entry */
+                            snippet: string;
+                            bytes: number;
+                            /** @description Relevance (higher is better); comparable only within one search */
+                            score: number;
+                            /** @description Which retriever found the hit: its rank (1 = best) and its own score (ts_rank, cosine similarity) */
+                            foundBy: {
+                                fulltext?: {
+                                    rank: number;
+                                    score: number;
+                                };
+                                semantic?: {
+                                    rank: number;
+                                    score: number;
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp with milliseconds
+                             */
+                            updatedAt: string;
+                        }[];
+                        /**
+                         * @description `hybrid` (default): full-text and vector results fused by reciprocal rank; `semantic`: vectors only; `fulltext`: PostgreSQL full-text search only
+                         * @enum {string}
+                         */
+                        mode: "hybrid" | "semantic" | "fulltext";
+                        /** @description What ran */
+                        retrievers: {
+                            /** @description Whether full-text search ran */
+                            fulltext: boolean;
+                            semantic: {
+                                model: string | null;
+                                /** @enum {string|null} */
+                                backend: "pgvector" | "exact" | null;
+                                /** @description Why vectors were left out of a hybrid search (the query embedding failed) */
+                                error?: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`, `memory_store.not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -17437,6 +18093,15 @@ export interface operations {
                      *           "name": "string",
                      *           "description": "string",
                      *           "documentCount": 0,
+                     *           "embeddingModel": "string",
+                     *           "embedding": {
+                     *             "status": "ready",
+                     *             "servingModel": "string"
+                     *           },
+                     *           "chunking": {
+                     *             "maxTokens": 0,
+                     *             "overlapTokens": 0
+                     *           },
                      *           "createdAt": "2019-08-24T14:15:22Z",
                      *           "updatedAt": "2019-08-24T14:15:22Z"
                      *         }
@@ -17543,7 +18208,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Knowledge base: documents an agent searches with full-text search */
+            /** @description Knowledge base: documents split into passages that agents search by words and by meaning */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -17558,6 +18223,15 @@ export interface operations {
                      *       "name": "string",
                      *       "description": "string",
                      *       "documentCount": 0,
+                     *       "embeddingModel": "string",
+                     *       "embedding": {
+                     *         "status": "ready",
+                     *         "servingModel": "string"
+                     *       },
+                     *       "chunking": {
+                     *         "maxTokens": 0,
+                     *         "overlapTokens": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z"
                      *     }
@@ -17676,7 +18350,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Knowledge base: documents an agent searches with full-text search */
+            /** @description Knowledge base: documents split into passages that agents search by words and by meaning */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -17690,6 +18364,15 @@ export interface operations {
                      *       "name": "string",
                      *       "description": "string",
                      *       "documentCount": 0,
+                     *       "embeddingModel": "string",
+                     *       "embedding": {
+                     *         "status": "ready",
+                     *         "servingModel": "string"
+                     *       },
+                     *       "chunking": {
+                     *         "maxTokens": 0,
+                     *         "overlapTokens": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z"
                      *     }
@@ -17784,7 +18467,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Knowledge base: documents an agent searches with full-text search */
+            /** @description Knowledge base: documents split into passages that agents search by words and by meaning */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -17799,6 +18482,15 @@ export interface operations {
                      *       "name": "string",
                      *       "description": "string",
                      *       "documentCount": 0,
+                     *       "embeddingModel": "string",
+                     *       "embedding": {
+                     *         "status": "ready",
+                     *         "servingModel": "string"
+                     *       },
+                     *       "chunking": {
+                     *         "maxTokens": 0,
+                     *         "overlapTokens": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
                      *       "updatedAt": "2019-08-24T14:15:22Z"
                      *     }
@@ -17838,6 +18530,175 @@ export interface operations {
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "knowledgeBases.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key stores its answer (not a 5xx) for 24 hours; the same key with the same method, path and body replays it with `Idempotent-Replayed: true`; with another request it is a 409 `idempotency.conflict`, and while the first is still running a 409 `idempotency.in_progress`.
+                 * @example 6f1c2a70-2f5e-4a53-9a57-1f0c2b1d9e11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+                /** @example kb_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    /** @description A new model re-embeds every passage in the background; searches use the previous vectors until it is done */
+                    embeddingModel?: string | {
+                        /** @description `<provider>/<model-id>` */
+                        id: string;
+                        /** @description Shorter vectors, for models that can shorten them (OpenAI's `text-embedding-3-*`) */
+                        dimensions?: number;
+                        pricing?: {
+                            /** @description US dollars per million input tokens */
+                            input: number;
+                        };
+                        maxInputTokens?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Knowledge base: documents split into passages that agents search by words and by meaning */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "projectId": "string",
+                     *       "name": "string",
+                     *       "description": "string",
+                     *       "documentCount": 0,
+                     *       "embeddingModel": "string",
+                     *       "embedding": {
+                     *         "status": "ready",
+                     *         "servingModel": "string"
+                     *       },
+                     *       "chunking": {
+                     *         "maxTokens": 0,
+                     *         "overlapTokens": 0
+                     *       },
+                     *       "createdAt": "2019-08-24T14:15:22Z",
+                     *       "updatedAt": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBase"];
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`, `knowledge_base.not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -17924,7 +18785,17 @@ export interface operations {
                      *             "property2": "string"
                      *           },
                      *           "bytes": 0,
-                     *           "createdAt": "2019-08-24T14:15:22Z"
+                     *           "contentType": "text",
+                     *           "status": "pending",
+                     *           "chunkCount": 0,
+                     *           "embeddedChunks": 0,
+                     *           "error": "string",
+                     *           "embeddingUsage": {
+                     *             "inputTokens": 0,
+                     *             "costUsd": 0
+                     *           },
+                     *           "createdAt": "2019-08-24T14:15:22Z",
+                     *           "updatedAt": "2019-08-24T14:15:22Z"
                      *         }
                      *       ],
                      *       "hasMore": true,
@@ -18050,7 +18921,17 @@ export interface operations {
                      *         "property2": "string"
                      *       },
                      *       "bytes": 0,
+                     *       "contentType": "text",
+                     *       "status": "pending",
+                     *       "chunkCount": 0,
+                     *       "embeddedChunks": 0,
+                     *       "error": "string",
+                     *       "embeddingUsage": {
+                     *         "inputTokens": 0,
+                     *         "costUsd": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
+                     *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "content": "string"
                      *     }
                      */
@@ -18187,7 +19068,17 @@ export interface operations {
                      *         "property2": "string"
                      *       },
                      *       "bytes": 0,
+                     *       "contentType": "text",
+                     *       "status": "pending",
+                     *       "chunkCount": 0,
+                     *       "embeddedChunks": 0,
+                     *       "error": "string",
+                     *       "embeddingUsage": {
+                     *         "inputTokens": 0,
+                     *         "costUsd": 0
+                     *       },
                      *       "createdAt": "2019-08-24T14:15:22Z",
+                     *       "updatedAt": "2019-08-24T14:15:22Z",
                      *       "content": "string"
                      *     }
                      */
@@ -18301,7 +19192,17 @@ export interface operations {
                      *         "property2": "string"
                      *       },
                      *       "bytes": 0,
-                     *       "createdAt": "2019-08-24T14:15:22Z"
+                     *       "contentType": "text",
+                     *       "status": "pending",
+                     *       "chunkCount": 0,
+                     *       "embeddedChunks": 0,
+                     *       "error": "string",
+                     *       "embeddingUsage": {
+                     *         "inputTokens": 0,
+                     *         "costUsd": 0
+                     *       },
+                     *       "createdAt": "2019-08-24T14:15:22Z",
+                     *       "updatedAt": "2019-08-24T14:15:22Z"
                      *     }
                      */
                     "application/json": components["schemas"]["KnowledgeDocumentSummary"];
@@ -18339,6 +19240,144 @@ export interface operations {
             };
             /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "knowledgeBases.listChunks": {
+        parameters: {
+            query?: {
+                /** @example 20 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from `nextCursor`; valid only for the same filters
+                 * @example string
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+                /** @example kb_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                id: string;
+                /** @example kbdoc_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "stringstr",
+                     *           "documentId": "strings",
+                     *           "position": 0,
+                     *           "headingPath": [
+                     *             "string"
+                     *           ],
+                     *           "startOffset": 0,
+                     *           "endOffset": 0,
+                     *           "text": "string"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description `kbchunk_` id */
+                            id: string;
+                            /** @description `kbdoc_` id */
+                            documentId: string;
+                            /** @description 0 for the document's first passage */
+                            position: number;
+                            /** @description Headings above the passage, outermost first */
+                            headingPath: string[];
+                            /** @description First character of the passage in the document's `content` */
+                            startOffset: number;
+                            /** @description Character after the passage's last (`content` code points) */
+                            endOffset: number;
+                            text: string;
+                        }[];
+                        hasMore: boolean;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`, `knowledge_base.not_found`. */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -18426,17 +19465,43 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
+                     *           "chunkId": "stringstr",
                      *           "documentId": "strings",
                      *           "knowledgeBaseId": "string",
                      *           "title": "string",
-                     *           "snippet": "string",
+                     *           "headingPath": [
+                     *             "string"
+                     *           ],
+                     *           "position": 0,
+                     *           "startOffset": 0,
+                     *           "endOffset": 0,
+                     *           "text": "string",
                      *           "score": 0,
+                     *           "foundBy": {
+                     *             "fulltext": {
+                     *               "rank": 0,
+                     *               "score": 0
+                     *             },
+                     *             "semantic": {
+                     *               "rank": 0,
+                     *               "score": 0
+                     *             }
+                     *           },
                      *           "metadata": {
                      *             "property1": "string",
                      *             "property2": "string"
                      *           }
                      *         }
-                     *       ]
+                     *       ],
+                     *       "mode": "hybrid",
+                     *       "retrievers": {
+                     *         "fulltext": true,
+                     *         "semantic": {
+                     *           "model": "string",
+                     *           "backend": "pgvector",
+                     *           "error": "string"
+                     *         }
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["KnowledgeSearchResult"];

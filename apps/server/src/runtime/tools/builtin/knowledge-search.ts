@@ -9,25 +9,55 @@ const Input = z
   .object({
     query: z.string().trim().min(1).max(LIMITS.knowledgeQueryLength),
     limit: z.number().int().min(1).max(LIMITS.knowledgeSearchResults).optional(),
+    mode: z.enum(["hybrid", "semantic", "fulltext"]).optional(),
+    filter: z
+      .object({ metadata: z.record(z.string().max(64), z.string().max(512)).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 
-/** Searches only the knowledge bases the agent version allows (`knowledgeBases`), within the session's project. */
+/**
+ * Searches only the knowledge bases the agent version allows (`knowledgeBases`), within the session's project. Each
+ * passage comes with a citation (`[n]`, document, title, heading path, character offsets) the model can quote and
+ * `knowledge_read` can open; the tool result in the log is the record of what was retrieved.
+ */
 export function knowledgeSearchTool(knowledgeBaseIds: readonly string[]): RuntimeTool {
   return defineBuiltinTool({
     name: "knowledge_search",
     description:
-      "Full-text search over the documents of the knowledge bases this agent may use; best matches first, each " +
-      'with a snippet (matched words between **). Query syntax: words, "exact phrase", `or`, `-excluded`.',
+      "Search the knowledge bases this agent may use for passages that answer a question: by meaning and by words " +
+      "(hybrid), best first. Each result is a passage with a citation: cite it as [n] with its title; open more " +
+      'text around it with knowledge_read (`chunkId`). Full-text syntax also works: "exact phrase", `or`, `-word`.',
     inputSchema: {
       type: "object",
       properties: {
-        query: { type: "string", maxLength: LIMITS.knowledgeQueryLength, description: "What to look for" },
+        query: {
+          type: "string",
+          maxLength: LIMITS.knowledgeQueryLength,
+          description: "The question or the words to look for",
+        },
         limit: {
           type: "integer",
           minimum: 1,
           maximum: LIMITS.knowledgeSearchResults,
-          description: "At most this many documents (default 5)",
+          description: "At most this many passages (default 5)",
+        },
+        mode: {
+          type: "string",
+          enum: ["hybrid", "semantic", "fulltext"],
+          description: "`hybrid` (default): meaning and words; `semantic`: meaning only; `fulltext`: words only",
+        },
+        filter: {
+          type: "object",
+          properties: {
+            metadata: {
+              type: "object",
+              additionalProperties: { type: "string" },
+              description: "Only documents whose metadata has these values",
+            },
+          },
+          additionalProperties: false,
         },
       },
       required: ["query"],
@@ -35,23 +65,34 @@ export function knowledgeSearchTool(knowledgeBaseIds: readonly string[]): Runtim
     },
     input: Input,
     async run(input, run) {
-      const hits = await searchKnowledge(
-        run.ctx.db.pool,
-        run.session.projectId,
+      const result = await searchKnowledge(run.ctx, {
+        projectId: run.session.projectId,
         knowledgeBaseIds,
-        input.query,
-        input.limit ?? 5,
-      );
-      if (hits.length === 0) return json({ results: [], note: "No document matches the query" });
+        query: input.query,
+        limit: input.limit ?? 5,
+        mode: input.mode ?? "hybrid",
+        ...(input.filter ? { filter: input.filter } : {}),
+        agentId: run.session.agentId,
+        signal: run.signal,
+      });
+      const note = result.retrievers.semantic?.error
+        ? { note: `Searched by words only: ${result.retrievers.semantic.error}` }
+        : {};
+      if (result.data.length === 0) return json({ results: [], note: "No passage matches the query", ...note });
       return json({
-        results: hits.map((hit) => ({
+        results: result.data.map((hit, i) => ({
+          citation: `[${i + 1}]`,
+          chunkId: hit.chunkId,
           documentId: hit.documentId,
-          knowledgeBaseId: hit.knowledgeBaseId,
           title: hit.title,
-          snippet: hit.snippet,
+          ...(hit.headingPath.length ? { section: hit.headingPath.join(" › ") } : {}),
+          offsets: [hit.startOffset, hit.endOffset],
+          text: hit.text,
           score: Number(hit.score.toFixed(4)),
+          foundBy: Object.keys(hit.foundBy),
           ...(Object.keys(hit.metadata).length ? { metadata: hit.metadata } : {}),
         })),
+        ...note,
       });
     },
   });

@@ -40,7 +40,7 @@ export function memoryWriteTool(mounts: readonly MemoryMount[]): RuntimeTool {
           `Memory store "${mount.memoryStoreName}" is mounted read-only in this session: it cannot be written`,
         );
       }
-      const entry = await writeMemory(run.ctx.db.prisma, mount.memoryStoreId, input.key, input.content);
+      const entry = await writeMemory(run.ctx.db, mount.memoryStoreId, input.key, input.content);
       return ok(`Wrote "${entry.key}" in memory store "${mount.memoryStoreName}" (${entry.bytes} bytes).`);
     },
   });

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectInvalid } from "../support/expect-error.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { addDocument, createBase, search } from "./helpers.js";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A PDF with one line of text per page (Helvetica, uncompressed), as a generator would write it. */
+function pdfOf(pages: string[]): string {
+  const objects = ["<</Type/Catalog/Pages 2 0 R>>", ""];
+  const kids: string[] = [];
+  for (const text of pages) {
+    const stream = `BT /F1 12 Tf 72 700 Td (${text}) Tj ET`;
+    const page = objects.length + 1;
+    kids.push(`${page} 0 R`);
+    objects.push(
+      `<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents ${page + 1} 0 R/Resources<</Font<</F1 99 0 R>>>>>>`,
+    );
+    objects.push(`<</Length ${stream.length}>>\nstream\n${stream}\nendstream`);
+  }
+  objects[1] = `<</Type/Pages/Kids[${kids.join(" ")}]/Count ${pages.length}>>`;
+  let pdf = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  const all = [
+    ...objects.map((o, i) => [i + 1, o] as const),
+    [99, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>"] as const,
+  ];
+  for (const [n, o] of all) {
+    offsets[n] = pdf.length;
+    pdf += `${n} 0 obj\n${o}\nendobj\n`;
+  }
+  const xref = pdf.length;
+  pdf += `xref\n0 100\n0000000000 65535 f \n`;
+  for (let n = 1; n < 100; n++) {
+    pdf += offsets[n] !== undefined ? `${String(offsets[n]).padStart(10, "0")} 00000 n \n` : "0000000000 65535 f \n";
+  }
+  pdf += `trailer\n<</Size 100/Root 1 0 R>>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, "latin1").toString("base64");
+}
+
+describe("knowledge documents become passages", () => {
+  it("splits Markdown by headings with overlap; each passage keeps its heading path and exact offsets", async () => {
+    const kb = await createBase(t, { name: "md", chunking: { maxTokens: 100, overlapTokens: 20 } });
+    const long = Array.from({ length: 12 }, (_, i) => `Sentence ${i} about refunds and returns of goods.`).join(" ");
+    const content = `# Guide\n\nIntro.\n\n## Refunds\n\n${long}\n\n## Shipping\n\nOrders ship in two days.`;
+    const doc = await addDocument(t, kb.id, { title: "Guide", content, contentType: "markdown" });
+    const res = await t.http
+      .get(`${t.tenant.base}/knowledge-bases/${kb.id}/documents/${doc.id}/chunks?limit=100`)
+      .set(t.tenant.auth);
+    expect(res.status).toBe(200);
+    const chunks = res.body.data as {
+      position: number;
+      headingPath: string[];
+      startOffset: number;
+      endOffset: number;
+      text: string;
+    }[];
+    expect(chunks.map((c) => c.position)).toEqual(chunks.map((_, i) => i));
+    expect(chunks[0]).toMatchObject({ headingPath: ["Guide"], text: "Intro." });
+    const refunds = chunks.filter((c) => c.headingPath.join("/") === "Guide/Refunds");
+    expect(refunds.length).toBeGreaterThan(1);
+    expect(refunds.every((c) => c.text.length <= 400)).toBe(true);
+    // Overlap: each passage of a section starts before the previous one ends.
+    for (let i = 1; i < refunds.length; i++) expect(refunds[i]!.startOffset).toBeLessThan(refunds[i - 1]!.endOffset);
+    expect(chunks.at(-1)).toMatchObject({ headingPath: ["Guide", "Shipping"], text: "Orders ship in two days." });
+    for (const c of chunks) expect([...content].slice(c.startOffset, c.endOffset).join("")).toBe(c.text);
+  });
+
+  it("stores HTML as the text it shows and PDF as the text of its pages", async () => {
+    const kb = await createBase(t, { name: "formats" });
+    const html = await addDocument(t, kb.id, {
+      title: "Page",
+      contentType: "html",
+      content:
+        "<html><head><script>steal()</script></head><body><h1>Returns</h1><p>Return within <b>14 days</b>.</p></body></html>",
+    });
+    const stored = await t.http
+      .get(`${t.tenant.base}/knowledge-bases/${kb.id}/documents/${html.id}`)
+      .set(t.tenant.auth);
+    expect(stored.body).toMatchObject({ contentType: "html", content: "# Returns\n\nReturn within 14 days." });
+    const pdf = await addDocument(t, kb.id, {
+      title: "Manual",
+      contentType: "pdf",
+      content: pdfOf(["The warranty lasts two years.", "Batteries are replaced for free."]),
+    });
+    const manual = await t.http.get(`${t.tenant.base}/knowledge-bases/${kb.id}/documents/${pdf.id}`).set(t.tenant.auth);
+    expect(manual.body.content).toBe(
+      "## Page 1\n\nThe warranty lasts two years.\n\n## Page 2\n\nBatteries are replaced for free.",
+    );
+    const hit = await search(t, kb.id, { query: "batteries", mode: "fulltext" });
+    expect(hit.body.data.map((h) => [h.title, h.headingPath])).toEqual([["Manual", ["Page 2"]]]);
+    expect((await search(t, kb.id, { query: "steal", mode: "fulltext" })).body.data).toEqual([]);
+  });
+
+  it("refuses unreadable PDFs, oversized text and bad chunking with field paths", async () => {
+    const kb = await createBase(t, { name: "bad" });
+    const docs = `${t.tenant.base}/knowledge-bases/${kb.id}/documents`;
+    expectInvalid(
+      await t.http
+        .post(docs)
+        .set(t.tenant.auth)
+        .send({ title: "x", contentType: "pdf", content: Buffer.from("hello").toString("base64") }),
+      ["body.content"],
+    );
+    expectInvalid(
+      await t.http.post(docs).set(t.tenant.auth).send({ title: "x", contentType: "pdf", content: "not base64!" }),
+      ["body.content"],
+    );
+    expectInvalid(
+      await t.http
+        .post(docs)
+        .set(t.tenant.auth)
+        .send({ title: "x", content: "é".repeat(600_000) }),
+      ["body.content"],
+    );
+    expectInvalid(
+      await t.http
+        .post(`${t.tenant.base}/knowledge-bases`)
+        .set(t.tenant.auth)
+        .send({ name: "c", chunking: { maxTokens: 100, overlapTokens: 60 } }),
+      ["body.chunking.overlapTokens"],
+    );
+    expectInvalid(
+      await t.http
+        .post(`${t.tenant.base}/knowledge-bases/${kb.id}/search`)
+        .set(t.tenant.auth)
+        .send({ query: "x", mode: "vector" }),
+      ["body.mode"],
+    );
+  });
+});
