@@ -2,8 +2,9 @@
 # The upgrade path of docs/operating.md ("Upgrading"), with the previous release's code: run by scripts/image-test.sh
 # as `bash scripts/upgrade-test.sh <image> <PostgreSQL admin URL> <work folder>`.
 #
-# The previous release is the commit before the newest migration was added (UPGRADE_FROM=<git revision> to choose
-# another), so there is always a migration to apply. Its code is taken from git, installed with pnpm and its JavaScript
+# The previous release is the main line's commit before the one that added the newest migration (each merge on main's
+# first-parent line is a release; UPGRADE_FROM=<git revision> chooses another), so there is always a migration to
+# apply. Its code is taken from git, installed with pnpm and its JavaScript
 # emitted with this checkout's esbuild script. It runs as ROLE=all on a fresh database, writes a finished turn, and is
 # in the middle of a second one (a `/wait` of the offline model) when this image starts on the same database: the image
 # applies the new migrations (forward-only) while the old process keeps working, the old process is stopped with
@@ -23,7 +24,7 @@ fail() {
 
 newest=$(find prisma/migrations -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | tail -n 1)
 if [ -z "${UPGRADE_FROM:-}" ]; then
-  added=$(git log --diff-filter=A --format=%H -n 1 -- "prisma/migrations/$newest/migration.sql")
+  added=$(git log --first-parent --diff-filter=A --format=%H -n 1 -- "prisma/migrations/$newest/migration.sql")
   [ -n "$added" ] || fail "no commit adds prisma/migrations/$newest (a shallow clone? set UPGRADE_FROM)"
   UPGRADE_FROM="$added^"
 fi
