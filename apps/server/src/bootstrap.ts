@@ -1,4 +1,5 @@
 import type { Database } from "@agent-platform/db";
+import pg from "pg";
 import { hashApiKey } from "./auth/api-key-hash.js";
 import { newId } from "./ids.js";
 import { insertApiKey } from "./platform/api-keys-service.js";
@@ -45,4 +46,28 @@ export async function bootstrap(
   const { workspaceId, projectId } = await defaultProject(prisma);
   const created = await insertApiKey(prisma, { workspaceId, projectId, name: "bootstrap", role: "admin" });
   return { projectId, apiKey: created.key, generated: true };
+}
+
+/** Any fixed number: the advisory lock that serialises bootstraps across processes. */
+const BOOTSTRAP_LOCK = 4_207_420_042;
+
+/**
+ * `bootstrap` under a PostgreSQL advisory lock held on a connection of its own: processes that start at once on an
+ * empty database (an API and its workers, several replicas of a Deployment) create one workspace, one project and one
+ * key, and the later ones find them.
+ */
+export async function bootstrapOnce(
+  connectionString: string,
+  prisma: Database,
+  bootstrapApiKey: string | undefined,
+): Promise<BootstrapResult | null> {
+  const lock = new pg.Client({ connectionString, application_name: "agent-platform bootstrap" });
+  await lock.connect();
+  try {
+    await lock.query("SELECT pg_advisory_lock($1)", [BOOTSTRAP_LOCK]);
+    return await bootstrap(prisma, bootstrapApiKey);
+  } finally {
+    // Ending the session releases the lock.
+    await lock.end().catch(() => {});
+  }
 }

@@ -6,7 +6,7 @@ import { applyMigrations, connectDatabase, type EmbeddedDatabase, startEmbeddedP
 import { createApp } from "./app.js";
 import { ApiKeyCache } from "./auth/api-key-cache.js";
 import { startBackground } from "./background.js";
-import { type BootstrapResult, bootstrap } from "./bootstrap.js";
+import { type BootstrapResult, bootstrapOnce } from "./bootstrap.js";
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { SecretBox } from "./crypto/secret-box.js";
@@ -15,6 +15,7 @@ import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { createOutbound } from "./lib/outbound/index.js";
 import { LISTENER_APPLICATION_NAME, PgListener } from "./lib/pg-listener.js";
+import { phaseTimer } from "./lib/phase-timer.js";
 import { Readiness } from "./lib/readiness.js";
 import { activeTraceIds, measure } from "./lib/telemetry/instruments.js";
 import { observePool, startTelemetry } from "./lib/telemetry/telemetry.js";
@@ -32,6 +33,8 @@ export interface RunningPlatform {
 
 /** Starts what `ROLE` asks for: database (embedded or DATABASE_URL), migrations, bootstrap, HTTP API, background work. */
 export async function startPlatform(config: Config): Promise<RunningPlatform> {
+  // The start's phases, logged once it serves ("platform started"): what a first start spends its time on.
+  const timer = phaseTimer();
   // First, so that everything after it is measured; nothing is loaded when telemetry is off.
   const telemetry = await startTelemetry(config.env);
   const logger = createLogger(config.logLevel, config.logDestination, telemetry.enabled ? activeTraceIds : undefined);
@@ -41,6 +44,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   if (!config.databaseUrl) {
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => logger.debug({ pg: line }) });
   }
+  timer.lap("database");
   const connectionString = config.databaseUrl ?? embedded!.connectionString;
   // Every role waits here for a database that is down or restarting (DATABASE_WAIT_S), serving /readyz 503 meanwhile.
   const waitHttp = config.role !== "worker" ? { http: { port: config.port, host: config.host } } : {};
@@ -48,6 +52,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     applyMigrations(connectionString),
   );
   if (applied.length) logger.info({ applied }, "migrations applied");
+  timer.lap("migrations");
   const secretsKey = resolveSecretsKey(config);
   const db = connectDatabase(connectionString, {
     max: integerSetting(config.env, "DATABASE_POOL_MAX", 20, 1, 1000),
@@ -74,7 +79,8 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     readiness,
     stopping: stopping.signal,
   };
-  const boot = await bootstrap(db.prisma, config.bootstrapApiKey);
+  const boot = await bootstrapOnce(connectionString, db.prisma, config.bootstrapApiKey);
+  timer.lap("bootstrap");
   if (boot?.generated && boot.apiKey) {
     mkdirSync(config.dataDir, { recursive: true });
     const file = join(config.dataDir, "api-key");
@@ -96,11 +102,15 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     });
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
-    url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+    // Listening on every interface (a container's HOST=0.0.0.0), the URL to print and sign links with is loopback's.
+    const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "::1" : config.host;
+    url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     config.publicUrl ??= url;
   }
   let background: Stoppable | undefined;
   if (config.role !== "api") background = await startBackground(ctx, localTurns);
+  timer.lap(config.role === "api" ? "http" : "http+worker");
+  logger.info({ role: config.role, ms: timer.phases, totalMs: timer.totalMs() }, "platform started");
 
   let closing: Promise<void> | undefined;
   return {

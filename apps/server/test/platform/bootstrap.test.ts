@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type RunningPlatform, startPlatform } from "../../src/platform-process.js";
@@ -70,5 +71,43 @@ describe("bootstrap", () => {
       }),
     );
     expect(running.bootstrap).toEqual({ projectId: first.projectId, generated: false });
+  });
+
+  it("prints and signs with the loopback URL when it listens on every interface (HOST=0.0.0.0, as in a container)", async () => {
+    const { url } = await start({ HOST: "0.0.0.0" });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(running!.ctx.config.publicUrl).toBe(url);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it("creates one workspace and one key when several processes start at once on an empty database", async () => {
+    database = await createTestDatabase();
+    const config = (role: string) =>
+      loadConfig({
+        DATABASE_URL: database!.url,
+        DATA_DIR: mkdtempSync(join(tmpdir(), "ap-boot-")),
+        SECRETS_KEY: randomBytes(32).toString("base64"),
+        PORT: "0",
+        ROLE: role,
+        LOG_LEVEL: "silent",
+      });
+    const started = await Promise.all(["api", "api", "worker", "worker"].map((role) => startPlatform(config(role))));
+    try {
+      const generated = started.filter((p) => p.bootstrap?.generated);
+      expect(generated).toHaveLength(1);
+      expect(new Set(started.map((p) => p.bootstrap?.projectId)).size).toBe(1);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(
+          "SELECT (SELECT count(*) FROM workspaces)::int AS workspaces, (SELECT count(*) FROM api_keys)::int AS keys",
+        );
+        expect(rows[0]).toEqual({ workspaces: 1, keys: 1 });
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await Promise.all(started.map((p) => p.close()));
+    }
   });
 });
