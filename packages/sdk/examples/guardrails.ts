@@ -27,8 +27,8 @@ await platform.sessions.create({ agent: agent.id, guardrails: [] });
 
 // A reply streamed with deltas that an output guardrail blocks or redacts is withdrawn.
 const reply = platform.sessions.streamReply(session.id, {
-  onText: (delta) => process.stdout.write(delta),
-  onWithdrawn: (withdrawn) => console.log(`\n[withdrawn: ${withdrawn.reason}]`),
+  onText: (delta) => console.log("…", delta),
+  onWithdrawn: (withdrawn) => console.log(`[withdrawn: ${withdrawn.reason}]`),
 });
 await platform.sessions.send(session.id, "Thanks!");
 console.log((await reply).idle.stopReason);
