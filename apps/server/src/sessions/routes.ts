@@ -16,6 +16,7 @@ import {
   listSessionEventsJson,
   listSessions,
   renameSession,
+  unarchiveSession,
 } from "./log/index.js";
 
 const s = initServer();
@@ -50,6 +51,10 @@ export function sessionRoutes(ctx: AppContext, localTurns?: LocalTurnsLink) {
     archive: async ({ req, params }) => {
       sessionScope(req, params);
       return { status: 200, body: await archiveSession(pool, params.projectId, params.id) };
+    },
+    unarchive: async ({ req, params }) => {
+      sessionScope(req, params);
+      return { status: 200, body: await unarchiveSession(pool, params.projectId, params.id) };
     },
     fork: async ({ req, params, body }) => {
       sessionScope(req, params);

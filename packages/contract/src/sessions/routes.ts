@@ -115,6 +115,16 @@ export const sessionsContract = c.router(
       description:
         "Archiving again keeps the first archive time. An archived session can still be read, renamed and deleted; new events are refused with 409 `session.archived`.",
     },
+    unarchive: {
+      method: "POST",
+      path: `${base}/:id/unarchive`,
+      pathParams: SessionParams,
+      body: EmptyBodySchema,
+      responses: { 200: SessionSchema },
+      summary: "Unarchive a session (idempotent); it accepts events again",
+      description:
+        "Clears `archivedAt`. The log, status and title are as they were; an active session is returned unchanged.",
+    },
     fork: {
       method: "POST",
       path: `${base}/:id/fork`,

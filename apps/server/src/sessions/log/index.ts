@@ -35,7 +35,7 @@ export {
   saveSessionLoopSettings,
 } from "./loop-settings.js";
 export { initialOutcome } from "./outcome-state.js";
-export { archiveSession, deleteSession, renameSession } from "./session-admin.js";
+export { archiveSession, deleteSession, renameSession, unarchiveSession } from "./session-admin.js";
 export { sessionAtWork } from "./session-at-work.js";
 export {
   childOfToolUse,
