@@ -21,12 +21,8 @@ import {
 } from "../automations/trigger.js";
 import { ErrorEnvelopeSchema } from "../common/errors.js";
 import { MetadataSchema } from "../common/fields.js";
-import {
-  CreateExperimentSchema,
-  ExperimentComparisonSchema,
-  ExperimentResultSchema,
-  ExperimentSchema,
-} from "../experiments/experiments.js";
+import { CaseComparisonSchema, ExperimentComparisonSchema } from "../experiments/comparison.js";
+import { CreateExperimentSchema, ExperimentResultSchema, ExperimentSchema } from "../experiments/experiments.js";
 import { ScorerSchema } from "../experiments/scorers.js";
 import {
   AgentTaskInputSchema,
@@ -199,6 +195,7 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   Scorer: ScorerSchema,
   ExperimentResult: ExperimentResultSchema,
   ExperimentComparison: ExperimentComparisonSchema,
+  CaseComparison: CaseComparisonSchema,
   // skills
   Skill: SkillSchema,
   SkillSummary: SkillSummarySchema,
