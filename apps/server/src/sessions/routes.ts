@@ -15,6 +15,7 @@ import {
   type LocalTurnsLink,
   listSessionEventsJson,
   listSessions,
+  projectUsageByDay,
   renameSession,
   unarchiveSession,
 } from "./log/index.js";
@@ -39,6 +40,10 @@ export function sessionRoutes(ctx: AppContext, localTurns?: LocalTurnsLink) {
     list: async ({ req, params, query }) => {
       projectScope(req, params.projectId);
       return { status: 200, body: await listSessions(pool, params.projectId, query) };
+    },
+    usage: async ({ req, params, query }) => {
+      projectScope(req, params.projectId);
+      return { status: 200, body: await projectUsageByDay(pool, params.projectId, query.days) };
     },
     get: async ({ req, params }) => {
       sessionScope(req, params);

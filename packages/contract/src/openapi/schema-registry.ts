@@ -33,7 +33,14 @@ import {
 } from "../experiments/task.js";
 import { PutEgressPolicySchema, WorkspaceEgressPolicySchema } from "../governance/egress-policy.js";
 import { ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from "../platform/api-keys.js";
+import {
+  BuiltinToolListSchema,
+  BuiltinToolSchema,
+  CatalogueModelListSchema,
+  CatalogueModelSchema,
+} from "../platform/catalogue.js";
 import { PlatformContextSchema } from "../platform/context.js";
+import { ProjectUsageSchema, UsageRowSchema } from "../sessions/usage.js";
 import { HealthSchema, ReadinessSchema } from "../platform/health.js";
 import { CreateProjectSchema, ProjectSchema } from "../platform/projects.js";
 import { BudgetSchema, CreateBudgetSchema } from "../resources/budgets.js";
@@ -127,6 +134,12 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   Metadata: MetadataSchema,
   // platform
   PlatformContext: PlatformContextSchema,
+  CatalogueModel: CatalogueModelSchema,
+  CatalogueModelList: CatalogueModelListSchema,
+  BuiltinTool: BuiltinToolSchema,
+  BuiltinToolList: BuiltinToolListSchema,
+  ProjectUsage: ProjectUsageSchema,
+  UsageRow: UsageRowSchema,
   Health: HealthSchema,
   Readiness: ReadinessSchema,
   Project: ProjectSchema,

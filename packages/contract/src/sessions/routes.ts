@@ -5,6 +5,7 @@ import { c, routerOptions } from "../common/router.js";
 import type { RouteDocMetadata } from "../openapi/operation-facts.js";
 import { IngestEventsSchema, IngestedEventSchema, SessionEventListQuery } from "./events.js";
 import { SessionEventPageSchema } from "./log-events.js";
+import { ProjectUsageQuery, ProjectUsageSchema } from "./usage.js";
 import {
   CreateSessionSchema,
   ForkSessionSchema,
@@ -84,6 +85,19 @@ export const sessionsContract = c.router(
       summary: "List sessions, newest first",
       description:
         "Filters combine: `agent`, `status`, `archived` and any number of `metadata[key]=value` pairs (a session must have them all).",
+    },
+    usage: {
+      method: "GET",
+      path: "/v1/projects/:projectId/usage",
+      pathParams: ProjectParams,
+      query: ProjectUsageQuery,
+      responses: { 200: ProjectUsageSchema },
+      summary: "Model usage of the project's sessions by day, agent and model",
+      description:
+        "Sums of the `agent.usage` entries and compaction calls of the project's sessions written in the last " +
+        "`days` UTC days, agent experiments' case sessions included (model-task experiments and `llm_judge` calls run " +
+        "outside sessions and are not; nor are sessions deleted since). Budgets count every call for their limits " +
+        "(`GET /v1/budgets`).",
     },
     get: {
       method: "GET",
