@@ -23,6 +23,11 @@ export interface FollowOptions {
    * not replayed after a reconnection; the `agent.message` entry that follows is authoritative.
    */
   deltas?: boolean;
+  /**
+   * Told when the stream connects (`"open"`) and when it is lost and a reconnection is pending (`"reconnecting"`),
+   * e.g. to show whether a view is live.
+   */
+  onConnection?: (state: "open" | "reconnecting") => void;
 }
 
 /** What a follower with `deltas: true` yields: log entries and live deltas (tell them apart by `type`). */
@@ -106,6 +111,7 @@ async function* followItems(
         lastFailure = error;
         retryAfter = response.headers.get("retry-after");
       } else {
+        options.onConnection?.("open");
         for await (const message of parseSse(response.body, rearm)) {
           if (message.id === undefined) {
             // A live delta (no `id:`): passed on as is, never counted as a position.
@@ -132,6 +138,8 @@ async function* followItems(
       clearTimeout(watchdog);
       attempt.abort();
     }
+    if (userAborted()) return;
+    options.onConnection?.("reconnecting");
     if (++failures > maxReconnects) {
       throw new ConnectionError(`Lost ${url} after ${maxReconnects} reconnections`, { cause: lastFailure });
     }
