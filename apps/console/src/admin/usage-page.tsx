@@ -116,6 +116,7 @@ export default function UsagePage() {
               <div className="cards">
                 <Breakdown
                   title="By agent"
+                  column="Agent"
                   rows={[...view.byAgent].map(([id, sum]) => ({
                     key: id,
                     label: <Link to={`/agents/${id}`}>{agentName.get(id) ?? id}</Link>,
@@ -124,6 +125,7 @@ export default function UsagePage() {
                 />
                 <Breakdown
                   title="By model"
+                  column="Model"
                   rows={[...view.byModel].map(([model, sum]) => ({ key: model, label: <code>{model}</code>, sum }))}
                 />
               </div>
@@ -140,7 +142,15 @@ export default function UsagePage() {
   );
 }
 
-function Breakdown({ title, rows }: { title: string; rows: { key: string; label: React.ReactNode; sum: Sum }[] }) {
+function Breakdown({
+  title,
+  column,
+  rows,
+}: {
+  title: string;
+  column: string;
+  rows: { key: string; label: React.ReactNode; sum: Sum }[];
+}) {
   const sorted = [...rows].sort((a, b) => b.sum.costUsd - a.sum.costUsd || b.sum.tokens - a.sum.tokens);
   return (
     <section className="card" aria-label={title}>
@@ -148,29 +158,31 @@ function Breakdown({ title, rows }: { title: string; rows: { key: string; label:
       {sorted.length === 0 ? (
         <p className="muted">No model call in this period.</p>
       ) : (
-        <table className="list small">
-          <thead>
-            <tr>
-              <th scope="col">{title.replace("By ", "")}</th>
-              <th scope="col">Calls</th>
-              <th scope="col">Tokens</th>
-              <th scope="col">Cost</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sorted.map((row) => (
-              <tr key={row.key}>
-                <td>{row.label}</td>
-                <td>{formatNumber(row.sum.calls)}</td>
-                <td>{formatNumber(row.sum.tokens)}</td>
-                <td>
-                  {formatUsd(row.sum.costUsd)}
-                  {row.sum.unpricedCalls > 0 ? "+" : ""}
-                </td>
+        <div className="table-wrap">
+          <table className="list small">
+            <thead>
+              <tr>
+                <th scope="col">{column}</th>
+                <th scope="col">Calls</th>
+                <th scope="col">Tokens</th>
+                <th scope="col">Cost</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {sorted.map((row) => (
+                <tr key={row.key}>
+                  <td>{row.label}</td>
+                  <td>{formatNumber(row.sum.calls)}</td>
+                  <td>{formatNumber(row.sum.tokens)}</td>
+                  <td>
+                    {formatUsd(row.sum.costUsd)}
+                    {row.sum.unpricedCalls > 0 ? "+" : ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

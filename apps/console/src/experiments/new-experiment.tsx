@@ -112,7 +112,7 @@ export default function NewExperiment() {
             <div className="inline-form">
               <label>
                 Agent
-                <select value={chosenAgent} onChange={(e) => setAgentId(e.target.value)}>
+                <select aria-label="Agent" value={chosenAgent} onChange={(e) => setAgentId(e.target.value)}>
                   {(agents.data?.data ?? []).map((a) => (
                     <option key={a.id} value={a.id}>
                       {a.name} (v{a.version})
@@ -151,7 +151,7 @@ export default function NewExperiment() {
             <div className="inline-form">
               <label>
                 Model
-                <select value={chosenModel} onChange={(e) => setModel(e.target.value)}>
+                <select aria-label="Model" value={chosenModel} onChange={(e) => setModel(e.target.value)}>
                   {(models.data ?? [])
                     .filter((m) => m.available)
                     .map((m) => (

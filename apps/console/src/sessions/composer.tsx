@@ -14,9 +14,10 @@ export function Composer({ sessionId, running }: { sessionId: string; running: b
         run.mutate((c) => c.sessions.send(sessionId, text), { onSuccess: () => setText("") });
       }}
     >
-      <label htmlFor="message">Message (Ctrl+Enter sends)</label>
+      <label htmlFor="message">Message</label>
       <textarea
         id="message"
+        aria-describedby="message-hint"
         value={text}
         rows={3}
         placeholder={
@@ -30,6 +31,9 @@ export function Composer({ sessionId, running }: { sessionId: string; running: b
       <button type="submit" className="primary" disabled={run.isPending || !text.trim()}>
         Send
       </button>
+      <span id="message-hint" className="muted small">
+        Ctrl+Enter (⌘+Enter) sends.
+      </span>
       <ErrorNote error={run.error} />
     </form>
   );
