@@ -2,6 +2,7 @@ import type { Agent, AgentPlatform } from "@agent-platform/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "react-router";
 import { useClient } from "../auth/session.js";
+import { LongText } from "../components/long-text.js";
 import { PageHeading } from "../components/page-heading.js";
 import { ListFooter, usePagedList } from "../components/paged.js";
 import { ErrorNote, QueryState } from "../components/query-state.js";
@@ -44,7 +45,10 @@ export default function AgentPage() {
           </section>
           <section aria-labelledby="config-heading">
             <h2 id="config-heading">Configuration (version {a.version})</h2>
-            <pre>{configText(a)}</pre>
+            <h3>System prompt</h3>
+            {a.system ? <LongText text={a.system} /> : <p className="muted">None.</p>}
+            <h3>Everything else</h3>
+            <pre>{configText({ ...a, system: "" })}</pre>
           </section>
         </>
       )}

@@ -13,7 +13,15 @@ export function DailyChart({
 }) {
   const width = 640;
   const height = 160;
-  const top = Math.max(...days.map((d) => d.value), 1e-9);
+  const top = Math.max(...days.map((d) => d.value), 0);
+  if (top === 0) {
+    return (
+      <figure className="chart">
+        <figcaption>{title}</figcaption>
+        <p className="muted">Nothing in this period.</p>
+      </figure>
+    );
+  }
   const slot = width / Math.max(days.length, 1);
   const bar = Math.max(2, slot * 0.7);
   return (

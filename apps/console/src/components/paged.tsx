@@ -45,6 +45,8 @@ export function ListFooter({
 }) {
   if (!query.data || count === 0) return null;
   const pages = query.data.pages.length;
+  // One page holding everything: nothing to add.
+  if (pages === 1 && !query.hasNextPage) return null;
   return (
     <div className="list-footer">
       <span className="muted" aria-live="polite">

@@ -8,7 +8,7 @@ import { PageHeading } from "../components/page-heading.js";
 import { ListFooter, usePagedList } from "../components/paged.js";
 import { ErrorNote, QueryState } from "../components/query-state.js";
 import { VirtualTbody } from "../components/virtual-rows.js";
-import { formatPercent, formatTime } from "../lib/format.js";
+import { formatPercent, formatTime, plural } from "../lib/format.js";
 
 /** A dataset: its cases (paged to the end), a form that adds one, and the experiments that ran it. */
 export default function DatasetPage() {
@@ -28,7 +28,7 @@ export default function DatasetPage() {
         <>
           <header className="page-header">
             <PageHeading title={d.name} />
-            <span className="badge">{d.caseCount} cases</span>
+            <span className="badge">{plural(d.caseCount, "case")}</span>
             <span className="spacer" />
             <Link to={`/experiments/new?dataset=${d.id}`} className="button-link primary">
               New experiment

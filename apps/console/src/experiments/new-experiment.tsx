@@ -8,6 +8,7 @@ import { fieldErrors } from "../components/field-errors.js";
 import { PageHeading } from "../components/page-heading.js";
 import { ErrorNote } from "../components/query-state.js";
 import { useModels } from "../lib/catalogue.js";
+import { plural } from "../lib/format.js";
 import { type ScorerDrafts, ScorersEditor, scorersOf } from "./scorers-editor.js";
 
 const FIELDS = ["name", "datasetId", "task", "scorers", "concurrency"] as const;
@@ -92,7 +93,7 @@ export default function NewExperiment() {
             <select {...props} value={chosenDataset} onChange={(e) => setDatasetId(e.target.value)}>
               {(datasets.data?.data ?? []).map((d) => (
                 <option key={d.id} value={d.id}>
-                  {d.name} ({d.caseCount} cases)
+                  {d.name} ({plural(d.caseCount, "case")})
                 </option>
               ))}
             </select>

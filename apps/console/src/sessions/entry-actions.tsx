@@ -5,6 +5,7 @@ import { Link, useNavigate } from "react-router";
 import { useClient } from "../auth/session.js";
 import { ErrorNote } from "../components/query-state.js";
 import { useModels } from "../lib/catalogue.js";
+import { plural } from "../lib/format.js";
 
 type Form = "fork" | "edit" | "dataset" | undefined;
 
@@ -201,7 +202,7 @@ function DatasetForm({ session, seq }: { session: Session; seq: number }) {
         <select value={chosen} onChange={(e) => setDatasetId(e.target.value)}>
           {(datasets.data?.data ?? []).map((d) => (
             <option key={d.id} value={d.id}>
-              {d.name} ({d.caseCount} cases)
+              {d.name} ({plural(d.caseCount, "case")})
             </option>
           ))}
         </select>

@@ -187,7 +187,7 @@ describe.skipIf(!hasChromium)("lists, layout and accessibility", () => {
         await page.locator("main h1").first().waitFor({ timeout: 15_000 });
         await settled(page);
         expect(await axeViolations(page), `${name} (${scheme})`).toEqual([]);
-        if (scheme === "dark") await screenshot(`dark-${name}`);
+        await screenshot(`${scheme === "dark" ? "dark" : "page"}-${name}`);
       }
     }
     await page.context().close();
