@@ -100,7 +100,17 @@ function AgentForm({ agent }: { agent?: Agent }) {
           )}
         </Field>
         <Field label="Model" field="model" errors={errorsOf("model")}>
-          {(props) => <ModelPicker value={draft.model} onChange={(model) => set({ model })} fieldProps={props} />}
+          {(props) => (
+            <ModelPicker
+              value={draft.model}
+              onChange={(model) => {
+                set({ model });
+                // The model's error is about the model sent: a new choice starts clean.
+                if (coded === "model") save.reset();
+              }}
+              fieldProps={props}
+            />
+          )}
         </Field>
         <Field label="System prompt" field="system" errors={errorsOf("system")}>
           {(props) => (

@@ -6,7 +6,7 @@ import { useClient } from "../auth/session.js";
 import { LongText } from "../components/long-text.js";
 import { QueryState } from "../components/query-state.js";
 import { WordDiff } from "../components/text-diff.js";
-import { formatNumber, formatPercent } from "../lib/format.js";
+import { formatPercent, plural } from "../lib/format.js";
 
 function signed(delta: number | null): string {
   if (delta === null) return "—";
@@ -87,8 +87,8 @@ function ComparisonView({ comparison: c }: { comparison: ExperimentComparison })
               <td>{formatPercent(c.passRate.baseline)}</td>
               <td>{formatPercent(c.passRate.experiment)}</td>
               <td>{signed(c.passRate.delta)}</td>
-              <td>{formatNumber(c.regressions.length)} cases</td>
-              <td>{formatNumber(c.improvements.length)} cases</td>
+              <td>{plural(c.regressions.length, "case")}</td>
+              <td>{plural(c.improvements.length, "case")}</td>
             </tr>
             {c.scorers.map((s) => (
               <tr key={s.type}>

@@ -65,6 +65,9 @@ describe.skipIf(!hasChromium)("the agent editor", () => {
     await page.getByRole("button", { name: "Add metadata entry" }).click();
     await page.getByLabel("Key 1").fill("team");
     await page.getByLabel("Value 1").fill("support");
+    await page
+      .getByText("Tools", { exact: true })
+      .evaluate((label) => (label as unknown as { scrollIntoView(): void }).scrollIntoView());
     await screenshot("agent-form");
     await page.getByRole("button", { name: "Create agent" }).click();
     await page.getByRole("heading", { name: "Support", exact: true }).waitFor({ timeout: 10_000 });
@@ -130,7 +133,9 @@ describe.skipIf(!hasChromium)("the agent editor", () => {
     // The rest of the configuration did not change: no second diff.
     expect(await page.getByRole("region", { name: "Changes from version 1 to version 2" }).count()).toBe(0);
     expect(await horizontalOverflow(page)).toBe(0);
-    await diff.scrollIntoViewIfNeeded();
+    await page
+      .getByRole("heading", { name: "Compare versions" })
+      .evaluate((heading) => (heading as unknown as { scrollIntoView(): void }).scrollIntoView());
     await screenshot("agent-diff");
 
     // Restore asks first: dismissed, nothing is published; accepted, version 3.

@@ -92,6 +92,9 @@ describe.skipIf(!hasChromium)("judging agents in the console", () => {
     expect(await four.locator("ins").textContent()).toBe("FOUR");
     const perScorer = page.getByRole("table", { name: "Change per scorer" });
     expect(await perScorer.textContent()).toMatch(/regex pass rate50\.0 %0\.0 %-50\.0 pts20/);
+    await page
+      .getByRole("heading", { name: "Compare with a baseline" })
+      .evaluate((heading) => (heading as unknown as { scrollIntoView(): void }).scrollIntoView());
     await screenshot("experiment-comparison");
 
     // The case table: the baseline's output beside each case's, search and sort.

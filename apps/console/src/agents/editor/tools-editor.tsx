@@ -115,6 +115,7 @@ function ParamsEditor({
   const name = (index: number) => `Custom tool ${toolIndex + 1} parameter ${index + 1}`;
   return (
     <div className="rows-editor">
+      <span className="muted small">Parameters (the tool's input: name, type, what it is)</span>
       {params.map((param, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place; a key that changes would lose focus
         <div key={index} className="editor-row">
