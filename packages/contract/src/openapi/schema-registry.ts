@@ -40,7 +40,6 @@ import {
   CatalogueModelSchema,
 } from "../platform/catalogue.js";
 import { PlatformContextSchema } from "../platform/context.js";
-import { ProjectUsageSchema, UsageRowSchema } from "../sessions/usage.js";
 import { HealthSchema, ReadinessSchema } from "../platform/health.js";
 import { CreateProjectSchema, ProjectSchema } from "../platform/projects.js";
 import { BudgetSchema, CreateBudgetSchema } from "../resources/budgets.js";
@@ -99,6 +98,7 @@ import {
 } from "../sessions/log-events.js";
 import { IngestAcknowledgementSchema } from "../sessions/routes.js";
 import { CreateSessionSchema, SessionSchema, UpdateSessionSchema } from "../sessions/sessions.js";
+import { ProjectUsageSchema, UsageRowSchema } from "../sessions/usage.js";
 import {
   CreateSkillSchema,
   PublishSkillSchema,

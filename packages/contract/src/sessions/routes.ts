@@ -5,7 +5,6 @@ import { c, routerOptions } from "../common/router.js";
 import type { RouteDocMetadata } from "../openapi/operation-facts.js";
 import { IngestEventsSchema, IngestedEventSchema, SessionEventListQuery } from "./events.js";
 import { SessionEventPageSchema } from "./log-events.js";
-import { ProjectUsageQuery, ProjectUsageSchema } from "./usage.js";
 import {
   CreateSessionSchema,
   ForkSessionSchema,
@@ -13,6 +12,7 @@ import {
   SessionSchema,
   UpdateSessionSchema,
 } from "./sessions.js";
+import { ProjectUsageQuery, ProjectUsageSchema } from "./usage.js";
 
 const PathId = z.string().min(1).max(128);
 const ProjectParams = z.object({ projectId: PathId });
