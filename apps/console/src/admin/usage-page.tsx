@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { useSignedIn } from "../auth/session.js";
+import { Card } from "../components/card.js";
 import { DailyChart } from "../components/daily-chart.js";
 import { PageHeading } from "../components/page-heading.js";
 import { QueryState } from "../components/query-state.js";
@@ -185,14 +186,5 @@ function Breakdown({
         </div>
       )}
     </section>
-  );
-}
-
-function Card({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="card">
-      <div className="muted">{label}</div>
-      <div className="value">{value}</div>
-    </div>
   );
 }

@@ -5,8 +5,9 @@ import { useNavigate, useParams } from "react-router";
 import { useClient } from "../auth/session.js";
 import { Field } from "../components/field.js";
 import { fieldErrors } from "../components/field-errors.js";
+import { FormErrors } from "../components/form-errors.js";
 import { PageHeading } from "../components/page-heading.js";
-import { ErrorNote, QueryState } from "../components/query-state.js";
+import { QueryState } from "../components/query-state.js";
 import { type AgentDraft, draftOf, modelOf, SchemaError, toolsOf } from "./editor/draft.js";
 import { ModelPicker } from "./editor/model-picker.js";
 import { PairsEditor } from "./editor/pairs-editor.js";
@@ -160,21 +161,12 @@ function AgentForm({ agent }: { agent?: Agent }) {
           <button type="button" onClick={() => navigate(agent ? `/agents/${agent.id}` : "/agents")}>
             Cancel
           </button>
-          {server.other.length > 0 && (
-            <ul className="error" role="alert">
-              {server.other.map((m) => (
-                <li key={m}>{m}</li>
-              ))}
-            </ul>
-          )}
           {conflict && (
             <p className="error" role="alert">
               Someone published a newer version meanwhile: reload the agent and apply your change again.
             </p>
           )}
-          {save.error && !isApiError(save.error, "request.invalid") && !conflict && !coded ? (
-            <ErrorNote error={save.error} />
-          ) : null}
+          <FormErrors error={save.error} other={server.other} shown={conflict || coded !== undefined} />
           {agent && (
             <p className="muted">
               MCP servers, skills, knowledge bases and the multi-agent roster are kept as they are (edit them with the

@@ -1,10 +1,11 @@
-import { type Automation, isApiError } from "@agent-platform/sdk";
+import type { Automation } from "@agent-platform/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { useClient } from "../auth/session.js";
 import { Field } from "../components/field.js";
 import { fieldErrors } from "../components/field-errors.js";
+import { FormErrors } from "../components/form-errors.js";
 import { PageHeading } from "../components/page-heading.js";
 import { ErrorNote, QueryState } from "../components/query-state.js";
 
@@ -202,14 +203,7 @@ function AutomationForm({ automation }: { automation?: Automation }) {
           <button type="button" onClick={() => navigate(automation ? `/automations/${automation.id}` : "/automations")}>
             Cancel
           </button>
-          {server.other.length > 0 && (
-            <ul className="error" role="alert">
-              {server.other.map((m) => (
-                <li key={m}>{m}</li>
-              ))}
-            </ul>
-          )}
-          {save.error && !isApiError(save.error, "request.invalid") ? <ErrorNote error={save.error} /> : null}
+          <FormErrors error={save.error} other={server.other} />
         </div>
       </form>
     </>

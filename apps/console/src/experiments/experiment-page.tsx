@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useClient } from "../auth/session.js";
 import { BarChart } from "../components/bar-chart.js";
+import { Card } from "../components/card.js";
 import { PageHeading } from "../components/page-heading.js";
 import { QueryState } from "../components/query-state.js";
 import { formatNumber, formatPercent, formatTime, formatUsd } from "../lib/format.js";
@@ -166,14 +167,5 @@ function Totals({ totals }: { totals: NonNullable<Experiment["totals"]> }) {
         />
       </div>
     </section>
-  );
-}
-
-function Card({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="card">
-      <div className="muted">{label}</div>
-      <div className="value">{value}</div>
-    </div>
   );
 }

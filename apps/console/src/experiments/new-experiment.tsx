@@ -1,12 +1,12 @@
-import { isApiError } from "@agent-platform/sdk";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { useClient } from "../auth/session.js";
 import { Field } from "../components/field.js";
 import { fieldErrors } from "../components/field-errors.js";
+import { FormErrors } from "../components/form-errors.js";
+import { ModelSelect } from "../components/model-select.js";
 import { PageHeading } from "../components/page-heading.js";
-import { ErrorNote } from "../components/query-state.js";
 import { useModels } from "../lib/catalogue.js";
 import { plural } from "../lib/format.js";
 import { type ScorerDrafts, ScorersEditor, scorersOf } from "./scorers-editor.js";
@@ -150,18 +150,7 @@ export default function NewExperiment() {
             </div>
           ) : (
             <div className="inline-form">
-              <label>
-                Model
-                <select aria-label="Model" value={chosenModel} onChange={(e) => setModel(e.target.value)}>
-                  {(models.data ?? [])
-                    .filter((m) => m.available)
-                    .map((m) => (
-                      <option key={m.id} value={m.id}>
-                        {m.id}
-                      </option>
-                    ))}
-                </select>
-              </label>
+              <ModelSelect value={chosenModel} onChange={setModel} />
               <label>
                 Temperature
                 <input
@@ -212,14 +201,7 @@ export default function NewExperiment() {
           <button type="submit" className="primary" disabled={create.isPending}>
             Run experiment
           </button>
-          {server.other.length > 0 && (
-            <ul className="error" role="alert">
-              {server.other.map((m) => (
-                <li key={m}>{m}</li>
-              ))}
-            </ul>
-          )}
-          {create.error && !isApiError(create.error, "request.invalid") ? <ErrorNote error={create.error} /> : null}
+          <FormErrors error={create.error} other={server.other} />
         </div>
       </form>
     </>

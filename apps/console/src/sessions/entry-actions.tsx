@@ -3,8 +3,8 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useClient } from "../auth/session.js";
+import { ModelSelect } from "../components/model-select.js";
 import { ErrorNote } from "../components/query-state.js";
-import { useModels } from "../lib/catalogue.js";
 import { plural } from "../lib/format.js";
 
 type Form = "fork" | "edit" | "dataset" | undefined;
@@ -53,25 +53,6 @@ export function EntryActions({
   );
 }
 
-function ModelSelect({ value, onChange }: { value: string; onChange(model: string): void }) {
-  const models = useModels();
-  return (
-    <label>
-      Model
-      <select value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">The agent version's</option>
-        {(models.data ?? [])
-          .filter((m) => m.available)
-          .map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.id}
-            </option>
-          ))}
-      </select>
-    </label>
-  );
-}
-
 function ForkForm({ session, seq, rerun }: { session: Session; seq: number; rerun: boolean }) {
   const client = useClient();
   const navigate = useNavigate();
@@ -98,7 +79,7 @@ function ForkForm({ session, seq, rerun }: { session: Session; seq: number; reru
       <label>
         Title <input value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} />
       </label>
-      <ModelSelect value={model} onChange={setModel} />
+      <ModelSelect value={model} onChange={setModel} none="The agent version's" />
       <button type="submit" className="primary" disabled={fork.isPending}>
         Fork
       </button>
@@ -153,7 +134,7 @@ function EditForm({ session, text, forkBeforeSeq }: { session: Session; text: st
         Message in a new session (this one stays as it is)
         <textarea value={edited} rows={3} onChange={(e) => setEdited(e.target.value)} />
       </label>
-      {forkBeforeSeq > 0 && <ModelSelect value={model} onChange={setModel} />}
+      {forkBeforeSeq > 0 && <ModelSelect value={model} onChange={setModel} none="The agent version's" />}
       <button type="submit" className="primary" disabled={run.isPending || !edited.trim()}>
         Rerun
       </button>

@@ -1,35 +1,14 @@
-import { AgentPlatform } from "@agent-platform/sdk";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../support/test-app.js";
-import {
-  hasChromium,
-  horizontalOverflow,
-  launchBrowser,
-  openConsole,
-  signIn,
-  unexpectedProblems,
-} from "./console-browser.js";
+import { describe, expect, it } from "vitest";
+import { hasChromium, horizontalOverflow, openConsole, signIn, unexpectedProblems } from "./console-browser.js";
+import { consoleSuite } from "./console-suite.js";
 
-let t: TestApp;
-let platform: AgentPlatform;
-let browser: Browser;
-
-beforeAll(async () => {
-  // No provider configured but the built-in ones: an Anthropic model is refused with agent.invalid_model.
-  t = await startTestApp({ role: "all", env: { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" } });
-  platform = new AgentPlatform({ baseUrl: t.url, apiKey: t.tenant.key });
-  if (hasChromium) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+// No provider configured but the built-in ones: an Anthropic model is refused with agent.invalid_model.
+const s = consoleSuite({ env: { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" } });
 
 describe.skipIf(!hasChromium)("the agent editor", () => {
   it("adds a tool and a permission without typing JSON, and shows a model error under the model field", async () => {
-    const { page, problems, foreign, screenshot } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, "/console/agents");
+    const { page, problems, foreign, screenshot } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, "/console/agents");
     await page.getByRole("heading", { name: "No agents yet" }).waitFor();
     await screenshot("agents-empty");
     await page.getByRole("link", { name: "New agent" }).first().click();
@@ -72,7 +51,7 @@ describe.skipIf(!hasChromium)("the agent editor", () => {
     await page.getByRole("button", { name: "Create agent" }).click();
     await page.getByRole("heading", { name: "Support", exact: true }).waitFor({ timeout: 10_000 });
     const agentId = page.url().split("/").at(-1)!;
-    const agent = await platform.agents.get(agentId);
+    const agent = await s.platform.agents.get(agentId);
     expect(agent).toMatchObject({
       model: "builtin/echo",
       system: "You answer support questions.\nBe kind.",
@@ -99,7 +78,7 @@ describe.skipIf(!hasChromium)("the agent editor", () => {
     await page.getByRole("checkbox", { name: /web_fetch/ }).check();
     await page.getByRole("button", { name: "Save (publishes a new version)" }).click();
     await page.getByRole("heading", { name: "Support", exact: true }).waitFor({ timeout: 10_000 });
-    expect((await platform.agents.get(agentId)).tools).toEqual(["artifact_write", "web_fetch", agent.tools![1]]);
+    expect((await s.platform.agents.get(agentId)).tools).toEqual(["artifact_write", "web_fetch", agent.tools![1]]);
     expect(unexpectedProblems(problems).filter((p) => !/status of 422/.test(p))).toEqual([]);
     expect(foreign).toEqual([]);
     await page.context().close();
@@ -110,17 +89,17 @@ describe.skipIf(!hasChromium)("the agent editor", () => {
       { length: 300 },
       (_, i) => `Rule ${i + 1}: ${"be precise and kind to the customer ".repeat(3)}`,
     );
-    const agent = await platform.agents.create({
+    const agent = await s.platform.agents.create({
       name: "Long prompt",
       model: "builtin/echo",
       system: lines.join("\n"),
     });
     const changed = [...lines];
     changed[149] = "Rule 150: never promise a refund.";
-    await platform.agents.update(agent.id, { version: 1, system: changed.join("\n") });
+    await s.platform.agents.update(agent.id, { version: 1, system: changed.join("\n") });
 
-    const { page, problems, screenshot } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, `/console/agents/${agent.id}`);
+    const { page, problems, screenshot } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, `/console/agents/${agent.id}`);
     const diff = page.getByRole("region", { name: "System prompt from version 1 to version 2" });
     await diff.waitFor({ timeout: 10_000 });
     const shown = await diff.locator("div").allTextContents();
@@ -142,14 +121,14 @@ describe.skipIf(!hasChromium)("the agent editor", () => {
     page.once("dialog", (dialog) => void dialog.dismiss());
     await page.getByRole("button", { name: "Restore version 1" }).click();
     await page.waitForTimeout(300);
-    expect((await platform.agents.get(agent.id)).version).toBe(2);
+    expect((await s.platform.agents.get(agent.id)).version).toBe(2);
     page.once("dialog", (dialog) => {
       expect(dialog.message()).toContain("published as version 3");
       void dialog.accept();
     });
     await page.getByRole("button", { name: "Restore version 1" }).click();
-    await expect.poll(async () => (await platform.agents.get(agent.id)).version).toBe(3);
-    expect((await platform.agents.get(agent.id)).system).toBe(lines.join("\n"));
+    await expect.poll(async () => (await s.platform.agents.get(agent.id)).version).toBe(3);
+    expect((await s.platform.agents.get(agent.id)).system).toBe(lines.join("\n"));
     await page.getByRole("row", { name: /^3/ }).waitFor();
 
     // A session started from the agent's page opens, and the agent's reply arrives live.

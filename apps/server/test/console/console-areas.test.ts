@@ -143,7 +143,7 @@ describe.skipIf(!hasChromium)("agents, experiments and automations in the consol
     await expect.poll(() => form.getByLabel("Cron").inputValue(), { timeout: 10_000 }).toBe("0 9 * * 1-5");
     await screenshot("automation-new");
     await form.getByRole("button", { name: "Create automation" }).click();
-    await page.getByRole("heading", { name: "Morning digest" }).waitFor({ timeout: 10_000 });
+    await page.getByRole("heading", { name: "Morning digest", exact: true }).waitFor({ timeout: 10_000 });
     const id = page.url().split("/").at(-1)!;
     expect(await platform.automations.get(id)).toMatchObject({
       prompt: "Summarise yesterday",
@@ -156,7 +156,7 @@ describe.skipIf(!hasChromium)("agents, experiments and automations in the consol
     await edit.getByLabel("Prompt").fill("Summarise yesterday, briefly");
     await edit.getByLabel(/Only when run by hand/).check();
     await edit.getByRole("button", { name: "Save" }).click();
-    await page.getByRole("heading", { name: "Morning digest" }).waitFor({ timeout: 10_000 });
+    await page.getByRole("heading", { name: "Morning digest", exact: true }).waitFor({ timeout: 10_000 });
     expect(await platform.automations.get(id)).toMatchObject({
       prompt: "Summarise yesterday, briefly",
       trigger: { type: "manual" },

@@ -1,27 +1,9 @@
-import { AgentPlatform } from "@agent-platform/sdk";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeOpenAI, type FakeRequest, lastUserText, startFakeOpenAI } from "../support/fake-openai.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
-import { hasChromium, launchBrowser, openConsole, signIn, unexpectedProblems } from "./console-browser.js";
+import { describe, expect, it } from "vitest";
+import { type FakeRequest, lastUserText } from "../support/fake-openai.js";
+import { hasChromium, openConsole, signIn, unexpectedProblems } from "./console-browser.js";
+import { consoleSuite, FAKE_MODEL } from "./console-suite.js";
 
-const MODEL = "openai-compatible/fake-model";
-let t: TestApp;
-let fake: FakeOpenAI;
-let platform: AgentPlatform;
-let browser: Browser;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  t = await startTestApp({ role: "all", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
-  platform = new AgentPlatform({ baseUrl: t.url, apiKey: t.tenant.key });
-  if (hasChromium) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await fake?.close();
-});
+const s = consoleSuite({ fakeModel: true });
 
 const systemOf = (request: FakeRequest): string =>
   // biome-ignore lint/suspicious/noExplicitAny: chat messages as the fake server received them
@@ -29,7 +11,7 @@ const systemOf = (request: FakeRequest): string =>
 
 async function finished(id: string) {
   for (let i = 0; i < 300; i++) {
-    const experiment = await platform.experiments.get(id);
+    const experiment = await s.platform.experiments.get(id);
     if (experiment.status === "completed" || experiment.status === "failed") return experiment;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -38,11 +20,11 @@ async function finished(id: string) {
 
 describe.skipIf(!hasChromium)("judging agents in the console", () => {
   it("lists a one-scorer regression first against a baseline, with both outputs, the baseline in the URL", async () => {
-    fake.respondWith((request) => {
+    s.fake.respondWith((request) => {
       const text = lastUserText(request.body);
       return { text: systemOf(request) === "shout" ? text.toUpperCase() : text };
     });
-    const dataset = await platform.datasets.create({
+    const dataset = await s.platform.datasets.create({
       name: "words",
       cases: [
         { input: "Three", expected: "THREE" },
@@ -52,23 +34,23 @@ describe.skipIf(!hasChromium)("judging agents in the console", () => {
       ],
     });
     const scorers = [{ type: "exact_match" as const }, { type: "regex" as const, pattern: "^[a-z]+$" }];
-    const plain = await platform.experiments.create({
+    const plain = await s.platform.experiments.create({
       datasetId: dataset.id,
       name: "plain",
-      task: { type: "model", model: MODEL, system: "plain" },
+      task: { type: "model", model: FAKE_MODEL, system: "plain" },
       scorers,
     });
-    const shout = await platform.experiments.create({
+    const shout = await s.platform.experiments.create({
       datasetId: dataset.id,
       name: "shout",
-      task: { type: "model", model: MODEL, system: "shout" },
+      task: { type: "model", model: FAKE_MODEL, system: "shout" },
       scorers,
     });
     await finished(plain.id);
     await finished(shout.id);
 
-    const { page, problems, screenshot } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, "/console/experiments");
+    const { page, problems, screenshot } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, "/console/experiments");
     await page.getByRole("link", { name: "shout" }).click();
     await page.locator("#baseline").selectOption({ label: "plain (25.0 %)" });
     expect(page.url()).toContain(`baseline=${plain.id}`);
@@ -114,16 +96,16 @@ describe.skipIf(!hasChromium)("judging agents in the console", () => {
   }, 120_000);
 
   it("creates a dataset in the page, adds a case from a session's turn, launches an experiment that runs to its totals", async () => {
-    const agent = await platform.agents.create({ name: "Parrot", model: "builtin/echo" });
-    const session = await platform.sessions.create({
+    const agent = await s.platform.agents.create({ name: "Parrot", model: "builtin/echo" });
+    const session = await s.platform.sessions.create({
       agent: agent.id,
       title: "A turn worth keeping",
       events: [{ type: "user.message", content: [{ type: "text", text: "keep me" }] }],
     });
-    await platform.sessions.waitForIdle(session.id, { afterSeq: 0, timeout: 20_000 });
+    await s.platform.sessions.waitForIdle(session.id, { afterSeq: 0, timeout: 20_000 });
 
-    const { page, problems, foreign, screenshot } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, "/console/datasets");
+    const { page, problems, foreign, screenshot } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, "/console/datasets");
     const form = page.getByRole("form", { name: "New dataset" });
     await form.getByLabel("Name").fill("Kept turns");
     await form.getByLabel("Description (optional)").fill("Turns from real sessions");
@@ -139,7 +121,7 @@ describe.skipIf(!hasChromium)("judging agents in the console", () => {
     await screenshot("dataset");
 
     // From the session: the user's message → "Add to dataset".
-    await page.goto(`${t.url}/console/sessions/${session.id}`);
+    await page.goto(`${s.t.url}/console/sessions/${session.id}`);
     const message = page.getByRole("log", { name: "Session log" }).getByRole("article", { name: "user message" });
     await message.getByRole("button", { name: "Add to dataset" }).click();
     const addTurn = message.getByRole("form", { name: "Add this turn to a dataset" });
@@ -147,7 +129,7 @@ describe.skipIf(!hasChromium)("judging agents in the console", () => {
     await addTurn.getByRole("button", { name: "Add case" }).click();
     await addTurn.getByRole("status").filter({ hasText: "Added as case 2" }).waitFor({ timeout: 10_000 });
     await screenshot("session-add-to-dataset");
-    const stored = await platform.datasets.listCases(datasetId);
+    const stored = await s.platform.datasets.listCases(datasetId);
     expect(stored.data.map((c) => [c.input, c.expected, c.metadata.sourceSessionId])).toEqual([
       ["hello there", "hello there", undefined],
       ["keep me", "keep me", session.id],
@@ -170,7 +152,7 @@ describe.skipIf(!hasChromium)("judging agents in the console", () => {
     const totals = page.getByRole("region", { name: "Totals" });
     await expect.poll(() => totals.textContent(), { timeout: 60_000 }).toContain("100.0 %");
     expect(await totals.textContent()).toContain("2 completed · 0 errored");
-    const experiment = (await platform.experiments.list({ datasetId })).data[0]!;
+    const experiment = (await s.platform.experiments.list({ datasetId })).data[0]!;
     expect(experiment).toMatchObject({ name: "Parrot v1", status: "completed", caseCount: 2 });
     expect(experiment.scorers.map((s) => s.type).sort()).toEqual(["exact_match", "not_empty"]);
     await screenshot("experiment");

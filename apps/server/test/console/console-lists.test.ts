@@ -1,31 +1,23 @@
-import { AgentPlatform } from "@agent-platform/sdk";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../support/test-app.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
   hasChromium,
   horizontalOverflow,
-  launchBrowser,
   openConsole,
   settled,
   signIn,
   unexpectedProblems,
 } from "./console-browser.js";
+import { consoleSuite } from "./console-suite.js";
 
-let t: TestApp;
-let platform: AgentPlatform;
-let browser: Browser;
+const s = consoleSuite();
 let agentId: string;
 let firstSession: string;
 let experimentId: string;
 let datasetId: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ role: "all" });
-  platform = new AgentPlatform({ baseUrl: t.url, apiKey: t.tenant.key });
-  if (hasChromium) browser = await launchBrowser();
-  const agent = await platform.agents.create({
+  const agent = await s.platform.agents.create({
     name: "Support",
     model: "builtin/echo",
     system: "You answer support questions.",
@@ -33,37 +25,33 @@ beforeAll(async () => {
   });
   agentId = agent.id;
   // 250 sessions, the oldest first; the first one has a turn (its page has a log).
-  const first = await platform.sessions.create({
+  const first = await s.platform.sessions.create({
     agent: agent.id,
     title: "Session 001",
     events: [{ type: "user.message", content: [{ type: "text", text: "Hello\nsecond line" }] }],
   });
   firstSession = first.id;
-  await platform.sessions.waitForIdle(first.id, { afterSeq: 0, timeout: 20_000 });
+  await s.platform.sessions.waitForIdle(first.id, { afterSeq: 0, timeout: 20_000 });
   for (let batch = 0; batch < 249; batch += 25) {
     await Promise.all(
       Array.from({ length: Math.min(25, 249 - batch) }, (_, i) =>
-        platform.sessions.create({ agent: agent.id, title: `Session ${String(batch + i + 2).padStart(3, "0")}` }),
+        s.platform.sessions.create({ agent: agent.id, title: `Session ${String(batch + i + 2).padStart(3, "0")}` }),
       ),
     );
   }
-  const dataset = await platform.datasets.create({ name: "greetings", cases: [{ input: "hi", expected: "hi" }] });
+  const dataset = await s.platform.datasets.create({ name: "greetings", cases: [{ input: "hi", expected: "hi" }] });
   datasetId = dataset.id;
-  const experiment = await platform.experiments.create({
+  const experiment = await s.platform.experiments.create({
     datasetId: dataset.id,
     name: "echo",
     task: { type: "model", model: "builtin/echo" },
     scorers: [{ type: "exact_match" }],
   });
   experimentId = experiment.id;
-  for (let i = 0; i < 100 && (await platform.experiments.get(experiment.id)).status !== "completed"; i++) {
+  for (let i = 0; i < 100 && (await s.platform.experiments.get(experiment.id)).status !== "completed"; i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
 
 /** The main pages, by the name of their screenshot. */
 const pages = () => ({
@@ -86,8 +74,8 @@ const pages = () => ({
 
 describe.skipIf(!hasChromium)("lists, layout and accessibility", () => {
   it("pages a list of 250 sessions to the last one", async () => {
-    const { page, problems, screenshot } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, "/console/sessions");
+    const { page, problems, screenshot } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, "/console/sessions");
     const footer = page.locator(".list-footer");
     await expect.poll(() => footer.textContent(), { timeout: 15_000 }).toContain("100 sessions shown, more below");
     await page.getByRole("button", { name: "Load more" }).click();
@@ -106,8 +94,8 @@ describe.skipIf(!hasChromium)("lists, layout and accessibility", () => {
   }, 90_000);
 
   it("says so when a filter matches nothing, and when a metadata filter is malformed", async () => {
-    const { page, problems, screenshot } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, "/console/sessions");
+    const { page, problems, screenshot } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, "/console/sessions");
     await page.getByLabel("Title").fill("no such title anywhere");
     await page.getByLabel("Title").press("Enter");
     await page.getByRole("heading", { name: "No session matches these filters" }).waitFor({ timeout: 10_000 });
@@ -139,8 +127,8 @@ describe.skipIf(!hasChromium)("lists, layout and accessibility", () => {
   }, 60_000);
 
   it("names each page in the tab's title and moves the focus to the page's heading on navigation", async () => {
-    const { page } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, "/console/sessions");
+    const { page } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, "/console/sessions");
     await page.getByRole("heading", { name: "Sessions", exact: true }).waitFor();
     expect(await page.title()).toBe("Sessions · Agent Platform");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Agents" }).click();
@@ -161,10 +149,10 @@ describe.skipIf(!hasChromium)("lists, layout and accessibility", () => {
   }, 60_000);
 
   it("fits a 390-pixel-wide phone: no page scrolls sideways", async () => {
-    const { page, problems, screenshot } = await openConsole(browser, t.url, { width: 390, height: 844 });
-    await signIn(page, t.url, t.tenant.key, "/console/sessions");
+    const { page, problems, screenshot } = await openConsole(s.browser, s.t.url, { width: 390, height: 844 });
+    await signIn(page, s.t.url, s.t.tenant.key, "/console/sessions");
     for (const [name, path] of Object.entries(pages())) {
-      await page.goto(`${t.url}${path}`);
+      await page.goto(`${s.t.url}${path}`);
       await page.locator("main h1").first().waitFor({ timeout: 15_000 });
       await settled(page);
       await screenshot(`phone-${name}`);
@@ -175,15 +163,15 @@ describe.skipIf(!hasChromium)("lists, layout and accessibility", () => {
   }, 120_000);
 
   it("finds no serious accessibility issue on the main pages (axe-core), light and dark", async () => {
-    const { page, screenshot } = await openConsole(browser, t.url);
-    await page.goto(`${t.url}/console`);
+    const { page, screenshot } = await openConsole(s.browser, s.t.url);
+    await page.goto(`${s.t.url}/console`);
     await page.getByLabel("API key").waitFor();
     expect(await axeViolations(page), "sign-in").toEqual([]);
-    await signIn(page, t.url, t.tenant.key, "/console/sessions");
+    await signIn(page, s.t.url, s.t.tenant.key, "/console/sessions");
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       for (const [name, path] of Object.entries(pages())) {
-        await page.goto(`${t.url}${path}`);
+        await page.goto(`${s.t.url}${path}`);
         await page.locator("main h1").first().waitFor({ timeout: 15_000 });
         await settled(page);
         expect(await axeViolations(page), `${name} (${scheme})`).toEqual([]);

@@ -1,39 +1,19 @@
-import { AgentPlatform } from "@agent-platform/sdk";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
+import { describe, expect, it } from "vitest";
 import { startTcpRelay } from "../support/tcp-relay.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
-import { hasChromium, launchBrowser, openConsole, signIn, unexpectedProblems } from "./console-browser.js";
+import { hasChromium, openConsole, signIn, unexpectedProblems } from "./console-browser.js";
+import { consoleSuite, FAKE_MODEL } from "./console-suite.js";
 
-const MODEL = "openai-compatible/fake-model";
-let t: TestApp;
-let fake: FakeOpenAI;
-let platform: AgentPlatform;
-let browser: Browser;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  t = await startTestApp({ role: "all", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
-  platform = new AgentPlatform({ baseUrl: t.url, apiKey: t.tenant.key });
-  if (hasChromium) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await fake?.close();
-});
-beforeEach(() => fake.reset());
+const s = consoleSuite({ fakeModel: true });
 
 describe.skipIf(!hasChromium)("live text in the console", () => {
   it("shows the reply in pieces as the model writes it, then the final message in its place", async () => {
     const reply = "The quick brown fox jumps over the lazy dog and keeps running far away";
-    fake.enqueue({ text: reply, chunkDelayMs: 150 });
-    const agent = await platform.agents.create({ name: "Writer", model: MODEL });
-    const session = await platform.sessions.create({ agent: agent.id, title: "Live text" });
+    s.fake.enqueue({ text: reply, chunkDelayMs: 150 });
+    const agent = await s.platform.agents.create({ name: "Writer", model: FAKE_MODEL });
+    const session = await s.platform.sessions.create({ agent: agent.id, title: "Live text" });
 
-    const { page, problems, foreign, screenshot } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, `/console/sessions/${session.id}`);
+    const { page, problems, foreign, screenshot } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, `/console/sessions/${session.id}`);
     await page
       .getByRole("status")
       .filter({ hasText: /^live$/ })
@@ -71,21 +51,21 @@ describe.skipIf(!hasChromium)("live text in the console", () => {
   }, 90_000);
 
   it("says the view is not live while the stream is down, and live again once it is back, missing nothing", async () => {
-    const agent = await platform.agents.create({ name: "Echo", model: "builtin/echo" });
-    const session = await platform.sessions.create({ agent: agent.id, title: "Connection" });
+    const agent = await s.platform.agents.create({ name: "Echo", model: "builtin/echo" });
+    const session = await s.platform.sessions.create({ agent: agent.id, title: "Connection" });
     // The browser reaches the server through a relay that can be cut like a dropped network.
-    const relay = await startTcpRelay({ host: "127.0.0.1", port: Number(new URL(t.url).port) });
+    const relay = await startTcpRelay({ host: "127.0.0.1", port: Number(new URL(s.t.url).port) });
     const via = `http://127.0.0.1:${relay.port}`;
-    const { page, screenshot } = await openConsole(browser, via);
+    const { page, screenshot } = await openConsole(s.browser, via);
     try {
-      await signIn(page, via, t.tenant.key, `/console/sessions/${session.id}`);
+      await signIn(page, via, s.t.tenant.key, `/console/sessions/${session.id}`);
       const badge = page.locator(".page-header [role=status]");
       await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe("live");
       await relay.cut();
       await expect.poll(() => badge.textContent(), { timeout: 30_000 }).toMatch(/^not live/);
       await screenshot("session-not-live");
       // Written while the page cannot hear: it arrives once the stream is back.
-      await platform.sessions.send(session.id, "during the outage");
+      await s.platform.sessions.send(session.id, "during the outage");
       await relay.restore();
       await expect.poll(() => badge.textContent(), { timeout: 60_000 }).toBe("live");
       await page

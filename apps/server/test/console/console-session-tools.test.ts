@@ -1,50 +1,30 @@
-import { AgentPlatform } from "@agent-platform/sdk";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
-import { hasChromium, launchBrowser, openConsole, signIn, unexpectedProblems } from "./console-browser.js";
+import { describe, expect, it } from "vitest";
+import { hasChromium, openConsole, signIn, unexpectedProblems } from "./console-browser.js";
 import { appendLogEntries } from "./console-seed.js";
+import { consoleSuite, FAKE_MODEL } from "./console-suite.js";
 
-const MODEL = "openai-compatible/fake-model";
-let t: TestApp;
-let fake: FakeOpenAI;
-let platform: AgentPlatform;
-let browser: Browser;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  t = await startTestApp({ role: "all", env: { OPENAI_COMPATIBLE_BASE_URL: fake.url } });
-  platform = new AgentPlatform({ baseUrl: t.url, apiKey: t.tenant.key });
-  if (hasChromium) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await fake?.close();
-});
-beforeEach(() => fake.reset());
+const s = consoleSuite({ fakeModel: true });
 
 const texts = async (sessionId: string) =>
-  (await platform.sessions.listEvents(sessionId)).data
+  (await s.platform.sessions.listEvents(sessionId)).data
     .filter((e) => e.type === "user.message" || e.type === "agent.message")
     .map((e) => (e as { content: { text: string }[] }).content[0]!.text);
 
 describe.skipIf(!hasChromium)("what can be done from a session's page", () => {
   it("forks from an entry: the fork continues on its own and the source stays as it was", async () => {
-    const agent = await platform.agents.create({ name: "Echo", model: "builtin/echo" });
-    const source = await platform.sessions.create({
+    const agent = await s.platform.agents.create({ name: "Echo", model: "builtin/echo" });
+    const source = await s.platform.sessions.create({
       agent: agent.id,
       title: "Original",
       events: [{ type: "user.message", content: [{ type: "text", text: "first" }] }],
     });
-    await platform.sessions.waitForIdle(source.id, { afterSeq: 0, timeout: 20_000 });
+    await s.platform.sessions.waitForIdle(source.id, { afterSeq: 0, timeout: 20_000 });
 
-    const { page, problems, screenshot } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, `/console/sessions/${source.id}`);
+    const { page, problems, screenshot } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, `/console/sessions/${source.id}`);
     const log = page.getByRole("log", { name: "Session log" });
     await log.getByText("turn ended: end_turn").waitFor({ timeout: 15_000 });
-    const idle = (await platform.sessions.get(source.id)).lastSeq;
+    const idle = (await s.platform.sessions.get(source.id)).lastSeq;
     await log.getByRole("button", { name: "Fork from here" }).last().click();
     const form = log.getByRole("form", { name: `Fork at entry ${idle}` });
     await form.getByLabel("Title").fill("Forked");
@@ -66,7 +46,7 @@ describe.skipIf(!hasChromium)("what can be done from a session's page", () => {
     expect(await texts(source.id)).toEqual(["first", "first"]);
 
     // "Edit and rerun" on the first message: a new session with the edited message.
-    await page.goto(`${t.url}/console/sessions/${source.id}`);
+    await page.goto(`${s.t.url}/console/sessions/${source.id}`);
     const message = page.getByRole("log", { name: "Session log" }).getByRole("article", { name: "user message" });
     await message.getByRole("button", { name: "Edit and rerun" }).click();
     await message.getByLabel(/Message in a new session/).fill("first, edited");
@@ -83,7 +63,7 @@ describe.skipIf(!hasChromium)("what can be done from a session's page", () => {
   }, 90_000);
 
   it("opens an artifact the agent wrote, and shows what the model is sent", async () => {
-    fake.enqueue(
+    s.fake.enqueue(
       {
         toolCalls: [
           {
@@ -97,21 +77,21 @@ describe.skipIf(!hasChromium)("what can be done from a session's page", () => {
       },
       { text: "The report is written." },
     );
-    const agent = await platform.agents.create({
+    const agent = await s.platform.agents.create({
       name: "Reporter",
-      model: MODEL,
+      model: FAKE_MODEL,
       system: "You write reports.",
       tools: ["artifact_write"],
     });
-    const session = await platform.sessions.create({
+    const session = await s.platform.sessions.create({
       agent: agent.id,
       title: "Report",
       events: [{ type: "user.message", content: [{ type: "text", text: "write the report" }] }],
     });
-    await platform.sessions.waitForIdle(session.id, { afterSeq: 0, timeout: 20_000 });
+    await s.platform.sessions.waitForIdle(session.id, { afterSeq: 0, timeout: 20_000 });
 
-    const { page, problems, foreign, screenshot } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, `/console/sessions/${session.id}`);
+    const { page, problems, foreign, screenshot } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, `/console/sessions/${session.id}`);
     await page.getByRole("button", { name: "Artifacts" }).click();
     const panel = page.getByRole("complementary", { name: "Artifacts" });
     await panel.getByText("report.md").waitFor({ timeout: 10_000 });
@@ -139,14 +119,14 @@ describe.skipIf(!hasChromium)("what can be done from a session's page", () => {
   }, 90_000);
 
   it("shows thinking, compaction, outcome and unknown entries readably; searches the log; hides usage and status rows", async () => {
-    const agent = await platform.agents.create({ name: "Thinker", model: "builtin/echo" });
-    const session = await platform.sessions.create({
+    const agent = await s.platform.agents.create({ name: "Thinker", model: "builtin/echo" });
+    const session = await s.platform.sessions.create({
       agent: agent.id,
       title: "Entries",
       events: [{ type: "user.message", content: [{ type: "text", text: "needle in the log" }] }],
     });
-    await platform.sessions.waitForIdle(session.id, { afterSeq: 0, timeout: 20_000 });
-    await appendLogEntries(t, session.id, [
+    await s.platform.sessions.waitForIdle(session.id, { afterSeq: 0, timeout: 20_000 });
+    await appendLogEntries(s.t, session.id, [
       { type: "agent.thinking", payload: { text: "Let me think about the needle.\nStep two." } },
       {
         type: "session.compaction",
@@ -179,8 +159,8 @@ describe.skipIf(!hasChromium)("what can be done from a session's page", () => {
       },
     ]);
 
-    const { page, problems, screenshot } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, `/console/sessions/${session.id}`);
+    const { page, problems, screenshot } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, `/console/sessions/${session.id}`);
     const log = page.getByRole("log", { name: "Session log" });
     const thinking = log.getByRole("article", { name: "agent thinking" });
     await thinking.waitFor({ timeout: 15_000 });
@@ -220,18 +200,18 @@ describe.skipIf(!hasChromium)("what can be done from a session's page", () => {
   }, 90_000);
 
   it("unarchives and deletes a session", async () => {
-    const agent = await platform.agents.create({ name: "Echo 3", model: "builtin/echo" });
-    const session = await platform.sessions.create({ agent: agent.id, title: "Keep or drop" });
-    await platform.sessions.archive(session.id);
-    const { page, problems } = await openConsole(browser, t.url);
-    await signIn(page, t.url, t.tenant.key, `/console/sessions/${session.id}`);
+    const agent = await s.platform.agents.create({ name: "Echo 3", model: "builtin/echo" });
+    const session = await s.platform.sessions.create({ agent: agent.id, title: "Keep or drop" });
+    await s.platform.sessions.archive(session.id);
+    const { page, problems } = await openConsole(s.browser, s.t.url);
+    await signIn(page, s.t.url, s.t.tenant.key, `/console/sessions/${session.id}`);
     await page.getByRole("button", { name: "Unarchive" }).click();
     await page.getByLabel("Message", { exact: true }).waitFor({ timeout: 10_000 });
-    expect((await platform.sessions.get(session.id)).archivedAt).toBeNull();
+    expect((await s.platform.sessions.get(session.id)).archivedAt).toBeNull();
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Delete" }).click();
     await page.getByRole("heading", { name: "Sessions", exact: true }).waitFor({ timeout: 10_000 });
-    await expect(platform.sessions.get(session.id)).rejects.toMatchObject({ status: 404 });
+    await expect(s.platform.sessions.get(session.id)).rejects.toMatchObject({ status: 404 });
     expect(unexpectedProblems(problems).filter((p) => !/status of 404/.test(p))).toEqual([]);
     await page.context().close();
   }, 60_000);
