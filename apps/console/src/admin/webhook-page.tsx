@@ -98,8 +98,8 @@ export default function WebhookPage() {
           {editing && <EditWebhook webhook={w} onDone={() => setEditing(false)} />}
           <ErrorNote error={test.error ?? toggle.error ?? redeliver.error ?? rotate.error ?? remove.error} />
           <p className="muted">
-            Events {w.events.join(", ")} · projects {w.projectIds?.join(", ") ?? "all"} · secret rotated{" "}
-            {formatTime(w.secretRotatedAt)}
+            Events {w.events.join(", ")} · projects {w.projectIds?.join(", ") ?? "all"} ·{" "}
+            {w.secretRotatedAt ? `secret rotated ${formatTime(w.secretRotatedAt)}` : "secret never rotated"}
             {w.disabledReason && ` · disabled: ${w.disabledReason}`}
           </p>
           <section aria-labelledby="deliveries-heading">
