@@ -6,7 +6,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const { context, isAdmin, signOut } = useSignedIn();
   return (
     <div className="shell">
-      <a href="#main" className="visually-hidden">
+      <a href="#main" className="skip-link visually-hidden">
         Skip to the page
       </a>
       <header className="top">
