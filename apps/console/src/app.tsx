@@ -4,6 +4,7 @@ import { useAuth } from "./auth/session.js";
 import { SignInPage } from "./auth/sign-in-page.js";
 import { ErrorBoundary } from "./components/error-boundary.js";
 import { Layout } from "./components/layout.js";
+import { PageHeading } from "./components/page-heading.js";
 
 // Each area is its own chunk: the first load carries the shell, the sign-in page and the SDK only.
 const SessionList = lazy(() => import("./sessions/session-list.js"));
@@ -13,8 +14,12 @@ const AgentPage = lazy(() => import("./agents/agent-page.js"));
 const AgentEdit = lazy(() => import("./agents/agent-edit.js"));
 const ExperimentList = lazy(() => import("./experiments/experiment-list.js"));
 const ExperimentPage = lazy(() => import("./experiments/experiment-page.js"));
+const NewExperiment = lazy(() => import("./experiments/new-experiment.js"));
+const DatasetList = lazy(() => import("./datasets/dataset-list.js"));
+const DatasetPage = lazy(() => import("./datasets/dataset-page.js"));
 const AutomationList = lazy(() => import("./automations/automation-list.js"));
 const AutomationPage = lazy(() => import("./automations/automation-page.js"));
+const AutomationEdit = lazy(() => import("./automations/automation-edit.js"));
 const WebhookList = lazy(() => import("./admin/webhook-list.js"));
 const WebhookPage = lazy(() => import("./admin/webhook-page.js"));
 const UsagePage = lazy(() => import("./admin/usage-page.js"));
@@ -37,16 +42,30 @@ export function App() {
             <Route path="/agents/:id" element={<AgentPage />} />
             <Route path="/agents/:id/edit" element={<AgentEdit />} />
             <Route path="/experiments" element={<ExperimentList />} />
+            <Route path="/experiments/new" element={<NewExperiment />} />
             <Route path="/experiments/:id" element={<ExperimentPage />} />
+            <Route path="/datasets" element={<DatasetList />} />
+            <Route path="/datasets/:id" element={<DatasetPage />} />
             <Route path="/automations" element={<AutomationList />} />
+            <Route path="/automations/new" element={<AutomationEdit />} />
             <Route path="/automations/:id" element={<AutomationPage />} />
+            <Route path="/automations/:id/edit" element={<AutomationEdit />} />
+            <Route path="/usage" element={<UsagePage />} />
             {signedIn.isAdmin && <Route path="/webhooks" element={<WebhookList />} />}
             {signedIn.isAdmin && <Route path="/webhooks/:id" element={<WebhookPage />} />}
-            {signedIn.isAdmin && <Route path="/usage" element={<UsagePage />} />}
-            <Route path="*" element={<p role="alert">No such page in the console.</p>} />
+            <Route path="*" element={<NotFound />} />
           </Routes>
         </Suspense>
       </ErrorBoundary>
     </Layout>
+  );
+}
+
+function NotFound() {
+  return (
+    <>
+      <PageHeading title="Not found" />
+      <p role="alert">No such page in the console.</p>
+    </>
   );
 }

@@ -82,6 +82,8 @@ export function createApp(
   createExpressEndpoints(contract.platform, platform.platform, app, options);
   createExpressEndpoints(contract.projects, platform.projects, app, options);
   createExpressEndpoints(contract.apiKeys, platform.apiKeys, app, options);
+  createExpressEndpoints(contract.models, platform.models, app, options);
+  createExpressEndpoints(contract.tools, platform.tools, app, options);
   createExpressEndpoints(contract.environments, environmentRoutes(ctx), app, options);
   createExpressEndpoints(contract.vaults, vaultRoutes(ctx), app, options);
   createExpressEndpoints(contract.memoryStores, memoryStoreRoutes(ctx), app, options);

@@ -5,6 +5,7 @@ import { c } from "./common/router.js";
 import { experimentsContract } from "./experiments/routes.js";
 import { governanceContract } from "./governance/egress-policy.js";
 import { apiKeysContract } from "./platform/api-keys.js";
+import { builtinToolsContract, modelsContract } from "./platform/catalogue.js";
 import { platformContract } from "./platform/context.js";
 import { projectsContract } from "./platform/projects.js";
 import { resourceContracts } from "./resources/index.js";
@@ -37,6 +38,8 @@ export type Contract = {
   datasets: (typeof resourceContracts)["datasets"];
   budgets: (typeof resourceContracts)["budgets"];
   serverlessTools: (typeof resourceContracts)["serverlessTools"];
+  models: typeof modelsContract;
+  tools: typeof builtinToolsContract;
 };
 
 /** Every /v1 route. Server, SDK and OpenAPI derive from this one object. */
@@ -54,4 +57,6 @@ export const contract: Contract = c.router({
   skills: skillsContract,
   webhooks: webhooksContract,
   ...resourceContracts,
+  models: modelsContract,
+  tools: builtinToolsContract,
 });

@@ -9,7 +9,9 @@ export function modelLabel(model: Agent["model"]): string {
 
 /** An agent version's configuration as JSON with sorted keys, so that two versions diff line by line. */
 export function configText(agent: Agent): string {
-  const config = Object.fromEntries(Object.entries(agent).filter(([key]) => !IDENTITY.has(key)));
+  const config = Object.fromEntries(
+    Object.entries(agent).filter(([key, value]) => !IDENTITY.has(key) && !(key === "system" && value === "")),
+  );
   return JSON.stringify(sortKeys(config), null, 2);
 }
 

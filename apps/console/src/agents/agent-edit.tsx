@@ -1,28 +1,21 @@
 import { type Agent, isApiError } from "@agent-platform/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { useClient } from "../auth/session.js";
+import { Field } from "../components/field.js";
 import { fieldErrors } from "../components/field-errors.js";
-import { ErrorNote, QueryState } from "../components/query-state.js";
-import { modelLabel } from "./agent-config.js";
+import { FormErrors } from "../components/form-errors.js";
+import { PageHeading } from "../components/page-heading.js";
+import { QueryState } from "../components/query-state.js";
+import { type AgentDraft, draftOf, modelOf, SchemaError, toolsOf } from "./editor/draft.js";
+import { ModelPicker } from "./editor/model-picker.js";
+import { PairsEditor } from "./editor/pairs-editor.js";
+import { PermissionsEditor } from "./editor/permissions-editor.js";
+import { ToolsEditor } from "./editor/tools-editor.js";
 
 const FIELDS = ["name", "description", "model", "system", "tools", "toolPermissions", "metadata"] as const;
-type Field = (typeof FIELDS)[number];
-type Values = Record<Field, string>;
-const JSON_FIELDS: readonly Field[] = ["tools", "toolPermissions", "metadata"];
-
-function valuesOf(agent: Agent | undefined): Values {
-  return {
-    name: agent?.name ?? "",
-    description: agent?.description ?? "",
-    model: agent ? (typeof agent.model === "string" ? agent.model : JSON.stringify(agent.model)) : "builtin/echo",
-    system: agent?.system ?? "",
-    tools: JSON.stringify(agent?.tools ?? [], null, 2),
-    toolPermissions: JSON.stringify(agent?.toolPermissions ?? {}, null, 2),
-    metadata: JSON.stringify(agent?.metadata ?? {}, null, 2),
-  };
-}
+type FieldName = (typeof FIELDS)[number];
 
 /** Create (`/agents/new`) or edit (`/agents/:id/edit`): an edit sends the version it started from. */
 export default function AgentEdit() {
@@ -33,12 +26,16 @@ export default function AgentEdit() {
   return <QueryState query={agent}>{(a) => <AgentForm agent={a} />}</QueryState>;
 }
 
+/** Errors the API reports with a code of their own rather than a field path, by the field they concern. */
+const CODE_FIELDS: Record<string, FieldName> = { "agent.invalid_model": "model" };
+
 function AgentForm({ agent }: { agent?: Agent }) {
   const client = useClient();
   const queries = useQueryClient();
   const navigate = useNavigate();
-  const [values, setValues] = useState<Values>(() => valuesOf(agent));
+  const [draft, setDraft] = useState<AgentDraft>(() => draftOf(agent));
   const [localErrors, setLocalErrors] = useState<Map<string, string[]>>(new Map());
+  const sentTools = useRef<unknown[]>([]);
   const save = useMutation({
     mutationFn: async (body: Record<string, unknown>) =>
       agent
@@ -51,111 +48,108 @@ function AgentForm({ agent }: { agent?: Agent }) {
     },
   });
   const server = fieldErrors(save.error, FIELDS);
-  const errorsOf = (field: Field) => [...(localErrors.get(field) ?? []), ...(server.byField.get(field) ?? [])];
+  const coded = isApiError(save.error) ? CODE_FIELDS[save.error.code] : undefined;
+  const errorsOf = (field: FieldName) => [
+    ...(localErrors.get(field) ?? []),
+    ...(server.byField.get(field) ?? []).map((m) => (field === "tools" ? namedToolError(m, sentTools.current) : m)),
+    ...(coded === field && isApiError(save.error) ? [save.error.message] : []),
+  ];
+  const set = (patch: Partial<AgentDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed: Record<string, unknown> = {};
     const errors = new Map<string, string[]>();
-    for (const field of FIELDS) {
-      const raw = values[field];
-      if (JSON_FIELDS.includes(field)) {
-        try {
-          parsed[field] = JSON.parse(raw || "null");
-        } catch (error) {
-          errors.set(field, [`not valid JSON: ${(error as Error).message}`]);
-        }
-      } else if (field === "model") {
-        parsed.model = raw.trim().startsWith("{") ? safeJson(raw) : raw.trim();
-      } else if (field === "description") {
-        if (raw.trim() !== "" || agent?.description) parsed.description = raw;
-      } else {
-        parsed[field] = raw;
-      }
+    let tools: unknown[] = [];
+    try {
+      tools = toolsOf(draft);
+    } catch (error) {
+      if (!(error instanceof SchemaError)) throw error;
+      errors.set("tools", [error.message]);
     }
+    if (!draft.model.id.trim()) errors.set("model", ["choose a model"]);
+    const duplicate = draft.metadata.map((m) => m.key.trim()).find((key, i, keys) => key && keys.indexOf(key) !== i);
+    if (duplicate) errors.set("metadata", [`the key “${duplicate}” is there twice`]);
     setLocalErrors(errors);
-    if (errors.size === 0) save.mutate(parsed);
+    if (errors.size > 0) return;
+    sentTools.current = tools;
+    save.mutate({
+      name: draft.name,
+      ...(draft.description.trim() || agent?.description ? { description: draft.description } : {}),
+      model: modelOf(draft.model),
+      system: draft.system,
+      tools,
+      toolPermissions: Object.fromEntries(
+        draft.permissions.filter((p) => p.tool.trim()).map((p) => [p.tool.trim(), p.policy]),
+      ),
+      metadata: Object.fromEntries(draft.metadata.filter((m) => m.key.trim()).map((m) => [m.key.trim(), m.value])),
+    });
   }
 
   const conflict = isApiError(save.error, "agent.version_conflict");
+  const toolNames = [...draft.builtins, ...draft.custom.map((t) => t.name).filter(Boolean)];
+  const title = agent ? `Edit ${agent.name} (version ${agent.version})` : "New agent";
   return (
     <>
-      <h1>{agent ? `Edit ${agent.name} (version ${agent.version})` : "New agent"}</h1>
-      <form className="form-grid" onSubmit={submit} noValidate>
+      <PageHeading title={title} />
+      <form className="form-grid" onSubmit={submit} noValidate aria-label={title}>
         <Field label="Name" field="name" errors={errorsOf("name")}>
-          {(props) => (
-            <input {...props} value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} />
-          )}
+          {(props) => <input {...props} value={draft.name} onChange={(e) => set({ name: e.target.value })} />}
         </Field>
         <Field label="Description" field="description" errors={errorsOf("description")}>
           {(props) => (
-            <input
-              {...props}
-              value={values.description}
-              onChange={(e) => setValues({ ...values, description: e.target.value })}
-            />
+            <input {...props} value={draft.description} onChange={(e) => set({ description: e.target.value })} />
           )}
         </Field>
-        <Field
-          label="Model"
-          field="model"
-          errors={errorsOf("model")}
-          hint="provider/model, e.g. builtin/echo or anthropic/claude-sonnet-4-5"
-        >
+        <Field label="Model" field="model" errors={errorsOf("model")}>
           {(props) => (
-            <input {...props} value={values.model} onChange={(e) => setValues({ ...values, model: e.target.value })} />
+            <ModelPicker
+              value={draft.model}
+              onChange={(model) => {
+                set({ model });
+                // The model's error is about the model sent: a new choice starts clean.
+                if (coded === "model") save.reset();
+              }}
+              fieldProps={props}
+            />
           )}
         </Field>
         <Field label="System prompt" field="system" errors={errorsOf("system")}>
           {(props) => (
-            <textarea
-              {...props}
-              rows={6}
-              value={values.system}
-              onChange={(e) => setValues({ ...values, system: e.target.value })}
+            <textarea {...props} rows={8} value={draft.system} onChange={(e) => set({ system: e.target.value })} />
+          )}
+        </Field>
+        <Field label="Tools" field="tools" errors={errorsOf("tools")} group>
+          {() => (
+            <ToolsEditor
+              builtins={draft.builtins}
+              custom={draft.custom}
+              onBuiltins={(builtins) => set({ builtins })}
+              onCustom={(custom) => set({ custom })}
             />
           )}
         </Field>
         <Field
-          label="Tools (JSON)"
-          field="tools"
-          errors={errorsOf("tools")}
-          hint='e.g. ["web_fetch", "artifact_write"]'
-        >
-          {(props) => (
-            <textarea
-              {...props}
-              rows={5}
-              className="code"
-              value={values.tools}
-              onChange={(e) => setValues({ ...values, tools: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field
-          label="Tool permissions (JSON)"
+          label="Tool permissions"
           field="toolPermissions"
           errors={errorsOf("toolPermissions")}
-          hint='e.g. {"artifact_write": "always_ask"}'
+          hint="Without a row, built-in tools run and MCP tools ask first"
+          group
         >
-          {(props) => (
-            <textarea
-              {...props}
-              rows={3}
-              className="code"
-              value={values.toolPermissions}
-              onChange={(e) => setValues({ ...values, toolPermissions: e.target.value })}
+          {() => (
+            <PermissionsEditor
+              permissions={draft.permissions}
+              toolNames={toolNames}
+              onChange={(permissions) => set({ permissions })}
             />
           )}
         </Field>
-        <Field label="Metadata (JSON)" field="metadata" errors={errorsOf("metadata")}>
-          {(props) => (
-            <textarea
-              {...props}
-              rows={3}
-              className="code"
-              value={values.metadata}
-              onChange={(e) => setValues({ ...values, metadata: e.target.value })}
+        <Field label="Metadata" field="metadata" errors={errorsOf("metadata")} group>
+          {() => (
+            <PairsEditor
+              pairs={draft.metadata}
+              onChange={(metadata) => set({ metadata })}
+              labels={["Key", "Value"]}
+              noun="metadata entry"
             />
           )}
         </Field>
@@ -167,71 +161,29 @@ function AgentForm({ agent }: { agent?: Agent }) {
           <button type="button" onClick={() => navigate(agent ? `/agents/${agent.id}` : "/agents")}>
             Cancel
           </button>
-          {server.other.length > 0 && (
-            <ul className="error" role="alert">
-              {server.other.map((m) => (
-                <li key={m}>{m}</li>
-              ))}
-            </ul>
-          )}
           {conflict && (
             <p className="error" role="alert">
               Someone published a newer version meanwhile: reload the agent and apply your change again.
             </p>
           )}
-          {save.error && !isApiError(save.error, "request.invalid") && !conflict ? (
-            <ErrorNote error={save.error} />
-          ) : null}
-          {agent && <p className="muted">Current model: {modelLabel(agent.model)}</p>}
+          <FormErrors error={save.error} other={server.other} shown={conflict || coded !== undefined} />
+          {agent && (
+            <p className="muted">
+              MCP servers, skills, knowledge bases and the multi-agent roster are kept as they are (edit them with the
+              API).
+            </p>
+          )}
         </div>
       </form>
     </>
   );
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function Field({
-  label,
-  field,
-  errors,
-  hint,
-  children,
-}: {
-  label: string;
-  field: string;
-  errors: string[];
-  hint?: string;
-  children(props: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }): React.ReactNode;
-}) {
-  const id = `field-${field}`;
-  const describedBy = [errors.length ? `${id}-errors` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ");
-  return (
-    <>
-      <label htmlFor={id}>{label}</label>
-      <div>
-        {children({
-          id,
-          ...(errors.length ? { "aria-invalid": true } : {}),
-          ...(describedBy ? { "aria-describedby": describedBy } : {}),
-        })}
-        {hint && (
-          <span id={`${id}-hint`} className="muted hint">
-            {hint}
-          </span>
-        )}
-        {errors.length > 0 && (
-          <span id={`${id}-errors`} className="field-error" role="alert">
-            {errors.join("; ")}
-          </span>
-        )}
-      </div>
-    </>
-  );
+/** `3.name: …` (an index into the tools sent) → `tool “lookup”, name: …`. */
+function namedToolError(message: string, tools: unknown[]): string {
+  const match = /^(\d+)(?:\.(.*?))?: (.*)$/s.exec(message);
+  if (!match) return message;
+  const tool = tools[Number(match[1])];
+  const name = typeof tool === "string" ? tool : (tool as { name?: string } | undefined)?.name;
+  return `tool “${name || `#${Number(match[1]) + 1}`}”${match[2] ? `, ${match[2]}` : ""}: ${match[3]}`;
 }

@@ -1,8 +1,9 @@
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { useSignedIn } from "../auth/session.js";
 import { curlSnippet, EmptyState } from "../components/empty-state.js";
+import { PageHeading } from "../components/page-heading.js";
+import { ListFooter, usePagedList } from "../components/paged.js";
 import { QueryState } from "../components/query-state.js";
 import { formatTime } from "../lib/format.js";
 import { modelLabel } from "./agent-config.js";
@@ -10,16 +11,15 @@ import { modelLabel } from "./agent-config.js";
 export default function AgentList() {
   const { client, context } = useSignedIn();
   const [status, setStatus] = useState<"active" | "archived" | "all">("active");
-  const agents = useQuery({
-    queryKey: ["agents", status],
-    queryFn: () => client.agents.list({ limit: 100, status }),
-  });
+  const { query, items } = usePagedList(["agents", status, "paged"], (cursor) =>
+    client.agents.list({ limit: 100, status, ...(cursor ? { cursor } : {}) }),
+  );
   return (
     <>
       <div className="page-header">
-        <h1>Agents</h1>
+        <PageHeading title="Agents" />
         <span className="spacer" />
-        <Link to="/agents/new" className="button-link">
+        <Link to="/agents/new" className="button-link primary">
           New agent
         </Link>
       </div>
@@ -33,9 +33,9 @@ export default function AgentList() {
           </select>
         </label>
       </div>
-      <QueryState query={agents}>
-        {(page) =>
-          page.data.length === 0 ? (
+      <QueryState query={query}>
+        {() =>
+          items.length === 0 ? (
             <EmptyState
               title="No agents yet"
               snippet={curlSnippet("POST", `/v1/projects/${context.project.id}/agents`, {
@@ -50,31 +50,34 @@ export default function AgentList() {
               </p>
             </EmptyState>
           ) : (
-            <table className="list">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Model</th>
-                  <th scope="col">Version</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((agent) => (
-                  <tr key={agent.id}>
-                    <td>
-                      <Link to={`/agents/${agent.id}`}>{agent.name}</Link>
-                      {agent.archivedAt && <span className="badge">archived</span>}
-                    </td>
-                    <td>
-                      <code>{modelLabel(agent.model)}</code>
-                    </td>
-                    <td>{agent.version}</td>
-                    <td>{formatTime(agent.updatedAt)}</td>
+            <>
+              <table className="list stack" aria-label="Agents">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Model</th>
+                    <th scope="col">Version</th>
+                    <th scope="col">Updated</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {items.map((agent) => (
+                    <tr key={agent.id}>
+                      <td data-label="Name">
+                        <Link to={`/agents/${agent.id}`}>{agent.name}</Link>
+                        {agent.archivedAt && <span className="badge">archived</span>}
+                      </td>
+                      <td data-label="Model">
+                        <code>{modelLabel(agent.model)}</code>
+                      </td>
+                      <td data-label="Version">{agent.version}</td>
+                      <td data-label="Updated">{formatTime(agent.updatedAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <ListFooter query={query} count={items.length} noun="agents" />
+            </>
           )
         }
       </QueryState>

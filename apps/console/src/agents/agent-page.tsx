@@ -2,6 +2,9 @@ import type { Agent, AgentPlatform } from "@agent-platform/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "react-router";
 import { useClient } from "../auth/session.js";
+import { LongText } from "../components/long-text.js";
+import { PageHeading } from "../components/page-heading.js";
+import { ListFooter, usePagedList } from "../components/paged.js";
 import { ErrorNote, QueryState } from "../components/query-state.js";
 import { formatTime } from "../lib/format.js";
 import { configText, modelLabel } from "./agent-config.js";
@@ -12,10 +15,9 @@ export default function AgentPage() {
   const { id = "" } = useParams();
   const client = useClient();
   const agent = useQuery({ queryKey: ["agent", id], queryFn: () => client.agents.get(id) });
-  const versions = useQuery({
-    queryKey: ["agent", id, "versions"],
-    queryFn: () => client.agents.listVersions(id, { limit: 100 }),
-  });
+  const versions = usePagedList(["agent", id, "versions"], (cursor) =>
+    client.agents.listVersions(id, { limit: 100, ...(cursor ? { cursor } : {}) }),
+  );
   return (
     <QueryState query={agent}>
       {(a) => (
@@ -23,25 +25,30 @@ export default function AgentPage() {
           <AgentHeader agent={a} />
           <p className="muted">
             <code>{a.id}</code> · model <code>{modelLabel(a.model)}</code> · version {a.version} · updated{" "}
-            {formatTime(a.updatedAt)} · <Link to={`/sessions?agent=${a.id}`}>sessions of this agent</Link>
+            {formatTime(a.updatedAt)} · <Link to={`/sessions?agent=${a.id}`}>sessions of this agent</Link> ·{" "}
+            <Link to={`/experiments/new?agent=${a.id}`}>run an experiment</Link>
           </p>
           {a.description && <p>{a.description}</p>}
           {!a.archivedAt && <StartSession agentId={a.id} />}
           <section aria-labelledby="versions-heading">
             <h2 id="versions-heading">Versions</h2>
-            <QueryState query={versions}>
-              {(page) => (
+            <QueryState query={versions.query}>
+              {() => (
                 <>
-                  <VersionTable agent={a} versions={page.data} />
+                  <VersionTable agent={a} versions={versions.items} />
+                  <ListFooter query={versions.query} count={versions.items.length} noun="versions" />
                   <h3>Compare versions</h3>
-                  <VersionDiff versions={page.data} />
+                  <VersionDiff versions={versions.items} />
                 </>
               )}
             </QueryState>
           </section>
           <section aria-labelledby="config-heading">
             <h2 id="config-heading">Configuration (version {a.version})</h2>
-            <pre>{configText(a)}</pre>
+            <h3>System prompt</h3>
+            {a.system ? <LongText text={a.system} /> : <p className="muted">None.</p>}
+            <h3>Everything else</h3>
+            <pre>{configText({ ...a, system: "" })}</pre>
           </section>
         </>
       )}
@@ -66,11 +73,11 @@ function AgentHeader({ agent }: { agent: Agent }) {
   const navigate = useNavigate();
   return (
     <header className="page-header">
-      <h1>{agent.name}</h1>
+      <PageHeading title={agent.name} />
       {agent.archivedAt && <span className="badge">archived {formatTime(agent.archivedAt)}</span>}
       <span className="spacer" />
       {!agent.archivedAt && (
-        <Link to={`/agents/${agent.id}/edit`} className="button-link">
+        <Link to={`/agents/${agent.id}/edit`} className="button-link primary">
           Edit
         </Link>
       )}
@@ -135,9 +142,15 @@ function VersionTable({ agent, versions }: { agent: Agent; versions: Agent[] }) 
                     type="button"
                     disabled={write.isPending}
                     aria-label={`Restore version ${v.version}`}
-                    onClick={() =>
-                      write.mutate((c) => c.agents.restore(agent.id, v.version, { version: agent.version }))
-                    }
+                    onClick={() => {
+                      if (
+                        window.confirm(
+                          `Restore version ${v.version}? Its configuration is published as version ${agent.version + 1}; the history stays.`,
+                        )
+                      ) {
+                        write.mutate((c) => c.agents.restore(agent.id, v.version, { version: agent.version }));
+                      }
+                    }}
                   >
                     Restore
                   </button>

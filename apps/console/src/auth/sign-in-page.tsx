@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { PageHeading } from "../components/page-heading.js";
 import { signInFailure, useAuth } from "./session.js";
 
 export function SignInPage() {
@@ -22,7 +23,7 @@ export function SignInPage() {
 
   return (
     <main className="sign-in">
-      <h1>Agent Platform console</h1>
+      <PageHeading title="Sign in">Agent Platform console</PageHeading>
       <form onSubmit={submit} aria-describedby="sign-in-help">
         <label htmlFor="api-key">API key</label>
         <input

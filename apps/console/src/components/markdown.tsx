@@ -1,23 +1,47 @@
 import type { ReactElement } from "react";
 import markdownToElements, { defaultUrlTransform, type Options } from "react-markdown";
+import remarkBreaks from "remark-breaks";
 
 /**
  * Model output and user text are untrusted: react-markdown builds React elements from the Markdown syntax tree and never
- * sets innerHTML; raw HTML in the text is dropped (`skipHtml`), `javascript:` and other unsafe URLs are removed, and
- * images are shown as text (no request to a host the text chose; the CSP would block it anyway).
+ * sets innerHTML. Raw HTML in the text is shown as the text it is (`htmlAsText`: `<script>` reads as `<script>`, not
+ * silently dropped), `javascript:` and other unsafe URLs are removed (the link's words stay, marked as a removed link,
+ * so nothing opens an empty tab), and images are shown as text (no request to a host the text chose; the CSP would
+ * block it anyway).
  */
-const OPTIONS: Omit<Options, "children"> = {
-  skipHtml: true,
-  urlTransform: defaultUrlTransform,
-  components: {
-    a: ({ href, children }) => (
-      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-        {children}
-      </a>
-    ),
-    img: ({ src, alt }) => <span className="image-ref">[image: {alt || String(src ?? "")}]</span>,
-  },
-};
+type MdNode = { type: string; value?: string; children?: MdNode[] };
+
+function htmlAsText() {
+  const visit = (node: MdNode) => {
+    if (node.type === "html") node.type = "text";
+    node.children?.forEach(visit);
+  };
+  return (tree: MdNode) => visit(tree);
+}
+
+function options(breaks: boolean): Omit<Options, "children"> {
+  return {
+    remarkPlugins: breaks ? [htmlAsText, remarkBreaks] : [htmlAsText],
+    skipHtml: true,
+    urlTransform: defaultUrlTransform,
+    components: {
+      a: ({ href, children }) =>
+        href ? (
+          <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+            {children}
+          </a>
+        ) : (
+          <span className="link-removed" title="Link removed: its target was not a safe web address">
+            {children}
+          </span>
+        ),
+      img: ({ src, alt }) => <span className="image-ref">[image: {alt || String(src ?? "")}]</span>,
+    },
+  };
+}
+
+const PLAIN = options(false);
+const WITH_BREAKS = options(true);
 
 /**
  * Parsed texts, newest last: a virtualised timeline mounts a row again each time it scrolls back into view, and parsing
@@ -27,12 +51,14 @@ const OPTIONS: Omit<Options, "children"> = {
 const parsed = new Map<string, ReactElement>();
 const CACHE_ENTRIES = 2_000;
 
-export function Markdown({ text }: { text: string }) {
-  let elements = parsed.get(text);
+/** `breaks`: a line break in the text is a line break on screen (people's messages; models write Markdown). */
+export function Markdown({ text, breaks = false }: { text: string; breaks?: boolean }) {
+  const key = `${breaks ? "b" : "p"}${text}`;
+  let elements = parsed.get(key);
   if (!elements) {
-    const fresh = markdownToElements({ ...OPTIONS, children: text });
+    const fresh = markdownToElements({ ...(breaks ? WITH_BREAKS : PLAIN), children: text });
     elements = fresh;
-    parsed.set(text, fresh);
+    parsed.set(key, fresh);
     if (parsed.size > CACHE_ENTRIES) parsed.delete(parsed.keys().next().value!);
   }
   return <div className="markdown">{elements}</div>;

@@ -1,5 +1,4 @@
 import { isApiError } from "@agent-platform/sdk";
-import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 
 export function errorMessage(error: unknown): string {
@@ -17,8 +16,14 @@ export function ErrorNote({ error }: { error: unknown }) {
 }
 
 /** Loading and error states of a query, then its data. */
-export function QueryState<T>({ query, children }: { query: UseQueryResult<T>; children: (data: T) => ReactNode }) {
+export function QueryState<T>({
+  query,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined };
+  children: (data: T) => ReactNode;
+}) {
   if (query.isPending) return <p className="loading">Loading…</p>;
   if (query.isError) return <ErrorNote error={query.error} />;
-  return <>{children(query.data)}</>;
+  return <>{children(query.data as T)}</>;
 }

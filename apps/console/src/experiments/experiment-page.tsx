@@ -1,12 +1,15 @@
 import type { Experiment, ExperimentResult } from "@agent-platform/sdk";
 import { useQuery } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import { useClient } from "../auth/session.js";
 import { BarChart } from "../components/bar-chart.js";
+import { Card } from "../components/card.js";
+import { PageHeading } from "../components/page-heading.js";
 import { QueryState } from "../components/query-state.js";
 import { formatNumber, formatPercent, formatTime, formatUsd } from "../lib/format.js";
 import { Comparison } from "./comparison.js";
 import { ResultsTable } from "./results-table.js";
+import { statusClass } from "./status.js";
 
 const finished = (e: Experiment) => e.status === "completed" || e.status === "failed";
 
@@ -18,6 +21,14 @@ export default function ExperimentPage() {
     queryFn: () => client.experiments.get(id),
     refetchInterval: (query) => (query.state.data && finished(query.state.data) ? false : 2_000),
   });
+  const [params, setParams] = useSearchParams();
+  const baseline = params.get("baseline") ?? "";
+  const setBaseline = (value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set("baseline", value);
+    else next.delete("baseline");
+    setParams(next, { replace: true });
+  };
   const done = experiment.data?.progress.done;
   const results = useQuery({
     queryKey: ["experiment", id, "results", done],
@@ -29,17 +40,30 @@ export default function ExperimentPage() {
     enabled: experiment.data !== undefined,
     placeholderData: (previous) => previous,
   });
+  const baselineResults = useQuery({
+    queryKey: ["experiment", baseline, "results", "all"],
+    queryFn: async () => {
+      const all = new Map<string, ExperimentResult>();
+      for await (const result of client.experiments.results(baseline, { limit: 100 })) all.set(result.caseId, result);
+      return all;
+    },
+    enabled: baseline !== "",
+    staleTime: Number.POSITIVE_INFINITY,
+  });
   return (
     <QueryState query={experiment}>
       {(e) => (
         <>
           <header className="page-header">
-            <h1>{e.name}</h1>
-            <span
-              className={`badge ${e.status === "completed" ? "done" : e.status === "failed" ? "failed" : "running"}`}
+            <PageHeading title={e.name} />
+            <span className={`badge ${statusClass(e.status)}`}>{e.status}</span>
+            <span className="spacer" />
+            <Link
+              to={`/experiments/new?dataset=${e.datasetId}${e.task.type === "agent" ? `&agent=${e.task.agentId}` : ""}`}
+              className="button-link"
             >
-              {e.status}
-            </span>
+              New experiment on this dataset
+            </Link>
           </header>
           <p className="muted">
             {e.task.type === "agent" ? (
@@ -51,31 +75,39 @@ export default function ExperimentPage() {
                 Model <code>{e.task.model}</code>
               </>
             )}{" "}
-            · dataset <code>{e.datasetId}</code> · scorers {e.scorers.map((s) => s.type).join(", ")} · created{" "}
-            {formatTime(e.createdAt)}
+            · dataset <Link to={`/datasets/${e.datasetId}`}>{e.datasetId}</Link> · scorers{" "}
+            {e.scorers.map((s) => s.type).join(", ")} · created {formatTime(e.createdAt)}
           </p>
           {e.error && (
             <p className="error" role="alert">
               {e.error}
             </p>
           )}
-          {!finished(e) && <Progress experiment={e} />}
+          {!finished(e) && <Progress experiment={e} finishedCases={results.data?.length ?? 0} />}
           {e.totals && <Totals totals={e.totals} />}
+          {e.status === "completed" && <Comparison experiment={e} baseline={baseline} onBaseline={setBaseline} />}
           <section aria-labelledby="cases-heading">
             <h2 id="cases-heading">Cases</h2>
             <QueryState query={results}>
-              {(rows) => <ResultsTable results={rows} scorers={e.scorers.map((s) => s.type)} />}
+              {(rows) => (
+                <ResultsTable
+                  results={rows}
+                  scorers={e.scorers.map((s) => s.type)}
+                  baseline={baseline ? baselineResults.data : undefined}
+                />
+              )}
             </QueryState>
           </section>
-          {e.status === "completed" && <Comparison experiment={e} results={results.data ?? []} />}
         </>
       )}
     </QueryState>
   );
 }
 
-function Progress({ experiment }: { experiment: Experiment }) {
-  const { done, total, errored } = experiment.progress;
+/** Cases done: the experiment's count, or the table's when the table was read after it (never one behind). */
+function Progress({ experiment, finishedCases }: { experiment: Experiment; finishedCases: number }) {
+  const { total, errored } = experiment.progress;
+  const done = Math.max(experiment.progress.done, finishedCases);
   return (
     <div className="progress-block">
       <label htmlFor="experiment-progress">
@@ -135,14 +167,5 @@ function Totals({ totals }: { totals: NonNullable<Experiment["totals"]> }) {
         />
       </div>
     </section>
-  );
-}
-
-function Card({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="card">
-      <div className="muted">{label}</div>
-      <div className="value">{value}</div>
-    </div>
   );
 }

@@ -1,35 +1,60 @@
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useSignedIn } from "../auth/session.js";
 import { curlSnippet, EmptyState } from "../components/empty-state.js";
-import { QueryState } from "../components/query-state.js";
-import { formatTime } from "../lib/format.js";
+import { PageHeading } from "../components/page-heading.js";
+import { ListFooter, usePagedList } from "../components/paged.js";
+import { ErrorNote } from "../components/query-state.js";
+import { VirtualTbody } from "../components/virtual-rows.js";
+import { formatTime, formatUsd } from "../lib/format.js";
+import { StatusBadge } from "./status-badge.js";
 
-/** Sessions, newest first, refreshed every few seconds so that status changes show without a reload. */
+/** What "Show" offers, as the list's `status` and `stopReason` filters. */
+const SHOW = {
+  "": { label: "All sessions" },
+  waiting: { label: "Waiting for you", stopReason: "requires_action", status: "idle" },
+  errors: { label: "Errors", stopReason: "error" },
+  running: { label: "Running", status: "running" },
+  idle: { label: "Idle", status: "idle" },
+} as const satisfies Record<
+  string,
+  { label: string; stopReason?: "requires_action" | "error"; status?: "idle" | "running" }
+>;
+type Show = keyof typeof SHOW;
+
+const FILTERS = ["agent", "show", "search", "archived", "metadata"] as const;
+
+/** Sessions, newest first, paged to the end; the first pages refresh every few seconds so status changes show. */
 export default function SessionList() {
   const { client, context } = useSignedIn();
   const [params, setParams] = useSearchParams();
   const agent = params.get("agent") ?? "";
-  const status = params.get("status") ?? "";
+  const show = (params.get("show") ?? "") as Show;
+  const search = params.get("search") ?? "";
   const archived = params.get("archived") ?? "false";
   const metadataText = params.get("metadata") ?? "";
   const metadata = parseMetadataFilter(metadataText);
+  const filter = SHOW[show] ?? SHOW[""];
   const agents = useQuery({
     queryKey: ["agents", "all"],
     queryFn: () => client.agents.list({ limit: 100, status: "all" }),
   });
-  const sessions = useQuery({
-    queryKey: ["sessions", { agent, status, archived, metadata }],
-    queryFn: () =>
+  const { query, items } = usePagedList(
+    ["sessions", { agent, show, search, archived, metadata: metadata.pairs }],
+    (cursor) =>
       client.sessions.list({
         limit: 100,
+        ...(cursor ? { cursor } : {}),
         ...(agent ? { agent } : {}),
-        ...(status ? { status: status as "idle" | "running" } : {}),
+        ...("status" in filter ? { status: filter.status } : {}),
+        ...("stopReason" in filter ? { stopReason: filter.stopReason } : {}),
+        ...(search ? { search } : {}),
         ...(archived ? { archived: archived as "true" | "false" } : {}),
-        ...(metadata ? { metadata } : {}),
+        ...(metadata.pairs ? { metadata: metadata.pairs } : {}),
       }),
-    refetchInterval: 3_000,
-  });
+    { refreshMs: 3_000, enabled: metadata.error === undefined },
+  );
   const agentName = new Map((agents.data?.data ?? []).map((a) => [a.id, a.name]));
   const setFilter = (name: string, value: string) => {
     const next = new URLSearchParams(params);
@@ -37,11 +62,12 @@ export default function SessionList() {
     else next.delete(name);
     setParams(next, { replace: true });
   };
+  const filtered = FILTERS.some((name) => (name === "archived" ? archived !== "false" : params.get(name)));
 
   return (
     <>
-      <h1>Sessions</h1>
-      <div className="filters">
+      <PageHeading title="Sessions" />
+      <section className="filters" aria-label="Filter sessions">
         <label>
           Agent
           <select value={agent} onChange={(e) => setFilter("agent", e.target.value)}>
@@ -54,13 +80,21 @@ export default function SessionList() {
           </select>
         </label>
         <label>
-          Status
-          <select value={status} onChange={(e) => setFilter("status", e.target.value)}>
-            <option value="">Any</option>
-            <option value="running">Running</option>
-            <option value="idle">Idle</option>
+          Show
+          <select value={show} onChange={(e) => setFilter("show", e.target.value)}>
+            {Object.entries(SHOW).map(([value, option]) => (
+              <option key={value} value={value}>
+                {option.label}
+              </option>
+            ))}
           </select>
         </label>
+        <TextFilter
+          label="Title"
+          placeholder="words in the title, or an id"
+          value={search}
+          onSet={(v) => setFilter("search", v)}
+        />
         <label>
           Archived
           <select value={archived} onChange={(e) => setFilter("archived", e.target.value)}>
@@ -69,95 +103,157 @@ export default function SessionList() {
             <option value="">Both</option>
           </select>
         </label>
-        <label>
-          Metadata (key=value, comma separated)
-          <input
-            defaultValue={metadataText}
-            placeholder="ticket=42"
-            onKeyDown={(e) => {
-              if (e.key === "Enter") setFilter("metadata", e.currentTarget.value.trim());
-            }}
-            onBlur={(e) => setFilter("metadata", e.currentTarget.value.trim())}
-          />
-        </label>
-      </div>
-      <QueryState query={sessions}>
-        {(page) =>
-          page.data.length === 0 ? (
-            <EmptyState
-              title="No sessions yet"
-              snippet={curlSnippet("POST", `/v1/projects/${context.project.id}/sessions`, {
-                agent: "<agentId>",
-                events: [{ type: "user.message", content: [{ type: "text", text: "Hello" }] }],
-              })}
-            >
-              <p>A session is one conversation with an agent. Start one from the SDK or with curl:</p>
-            </EmptyState>
-          ) : (
-            <table className="list">
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Agent</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Entries</th>
-                  <th scope="col">Updated</th>
+        <TextFilter
+          label="Metadata (key=value, comma separated)"
+          placeholder="ticket=42"
+          value={metadataText}
+          onSet={(v) => setFilter("metadata", v)}
+          error={metadata.error}
+        />
+        {filtered && (
+          <button type="button" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+            Clear filters
+          </button>
+        )}
+      </section>
+      {metadata.error ? null : query.isPending ? (
+        <p className="loading">Loading…</p>
+      ) : query.isError ? (
+        <ErrorNote error={query.error} />
+      ) : items.length === 0 ? (
+        filtered ? (
+          <section className="empty" aria-label="No session matches">
+            <h2>No session matches these filters</h2>
+            <p>
+              Change or{" "}
+              <button
+                type="button"
+                className="link"
+                onClick={() => setParams(new URLSearchParams(), { replace: true })}
+              >
+                clear the filters
+              </button>{" "}
+              to see the project's other sessions.
+            </p>
+          </section>
+        ) : (
+          <EmptyState
+            title="No sessions yet"
+            snippet={curlSnippet("POST", `/v1/projects/${context.project.id}/sessions`, {
+              agent: "<agentId>",
+              events: [{ type: "user.message", content: [{ type: "text", text: "Hello" }] }],
+            })}
+          >
+            <p>
+              A session is one conversation with an agent. Start one from an <Link to="/agents">agent's page</Link>, the
+              SDK or curl:
+            </p>
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <table className="list stack" aria-label="Sessions">
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Agent</th>
+                <th scope="col">Status</th>
+                <th scope="col">Entries</th>
+                <th scope="col">Cost</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <VirtualTbody
+              items={items}
+              columns={6}
+              keyOf={(s) => s.id}
+              row={(s, props) => (
+                <tr key={s.id} {...props}>
+                  <td data-label="Title">
+                    <Link to={`/sessions/${s.id}`}>{s.title ?? s.id}</Link>
+                    {s.archivedAt && <span className="badge">archived</span>}
+                  </td>
+                  <td data-label="Agent">
+                    <Link to={`/agents/${s.agent.id}`}>{agentName.get(s.agent.id) ?? s.agent.id}</Link> v
+                    {s.agent.version}
+                  </td>
+                  <td data-label="Status">
+                    <StatusBadge status={s.status} stopReason={s.stopReason} waiting={s.pendingActions.length} />
+                  </td>
+                  <td data-label="Entries">{s.lastSeq}</td>
+                  <td data-label="Cost">{formatUsd(s.usage.costUsd)}</td>
+                  <td data-label="Updated">{formatTime(s.updatedAt)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.data.map((s) => (
-                  <tr key={s.id}>
-                    <td>
-                      <Link to={`/sessions/${s.id}`}>{s.title ?? s.id}</Link>
-                      {s.archivedAt && <span className="badge">archived</span>}
-                    </td>
-                    <td>
-                      <Link to={`/agents/${s.agent.id}`}>{agentName.get(s.agent.id) ?? s.agent.id}</Link> v
-                      {s.agent.version}
-                    </td>
-                    <td>
-                      <StatusBadge status={s.status} stopReason={s.stopReason} waiting={s.pendingActions.length} />
-                    </td>
-                    <td>{s.lastSeq}</td>
-                    <td>{formatTime(s.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </QueryState>
+              )}
+            />
+          </table>
+          <ListFooter query={query} count={items.length} noun="sessions" />
+        </>
+      )}
     </>
   );
 }
 
-/** `ticket=42, team=support` → `{ ticket: "42", team: "support" }` (sessions whose metadata has every pair). */
-function parseMetadataFilter(text: string): Record<string, string> | undefined {
-  const pairs = text
-    .split(",")
-    .map((pair) => pair.trim())
-    .filter(Boolean)
-    .map((pair) => {
-      const at = pair.indexOf("=");
-      return at > 0 ? [pair.slice(0, at).trim(), pair.slice(at + 1).trim()] : [pair, ""];
-    });
-  return pairs.length ? Object.fromEntries(pairs) : undefined;
+/** A text filter applied on Enter or when it loses focus (not on every keystroke). */
+function TextFilter({
+  label,
+  placeholder,
+  value,
+  onSet,
+  error,
+}: {
+  label: string;
+  placeholder: string;
+  value: string;
+  onSet(value: string): void;
+  error?: string | undefined;
+}) {
+  const [text, setText] = useState(value);
+  const [seen, setSeen] = useState(value);
+  if (value !== seen) {
+    // The URL changed (Clear filters, back button): show its value.
+    setSeen(value);
+    setText(value);
+  }
+  const id = `filter-${label.split(" ")[0]!.toLowerCase()}`;
+  return (
+    <label>
+      {label}
+      <input
+        value={text}
+        placeholder={placeholder}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") onSet(text.trim());
+        }}
+        onBlur={() => onSet(text.trim())}
+      />
+      {error && (
+        <span id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </label>
+  );
 }
 
-export function StatusBadge({
-  status,
-  stopReason,
-  waiting,
-}: {
-  status: string;
-  stopReason: string | null;
-  waiting: number;
-}) {
-  if (status === "running") return <span className="badge running">running</span>;
-  if (waiting > 0) return <span className="badge waiting">waiting for you ({waiting})</span>;
-  return (
-    <span className={`badge ${stopReason === "error" ? "failed" : ""}`}>
-      idle{stopReason ? ` · ${stopReason}` : ""}
-    </span>
-  );
+/**
+ * `ticket=42, team=support` → `{ ticket: "42", team: "support" }` (sessions whose metadata has every pair); a piece
+ * without `key=` is an error to show, not a filter to send.
+ */
+export function parseMetadataFilter(text: string): { pairs?: Record<string, string>; error?: string } {
+  const pieces = text
+    .split(",")
+    .map((pair) => pair.trim())
+    .filter(Boolean);
+  if (pieces.length === 0) return {};
+  const pairs: Record<string, string> = {};
+  for (const piece of pieces) {
+    const at = piece.indexOf("=");
+    if (at <= 0) return { error: `Write each pair as key=value: “${piece}” has no key and “=”.` };
+    pairs[piece.slice(0, at).trim()] = piece.slice(at + 1).trim();
+  }
+  return { pairs };
 }

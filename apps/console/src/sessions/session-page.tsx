@@ -1,182 +1,139 @@
+import type { SessionLogEvent } from "@agent-platform/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
-import { Link, useParams } from "react-router";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useParams } from "react-router";
 import { useClient } from "../auth/session.js";
 import { ErrorNote, QueryState } from "../components/query-state.js";
-import { formatNumber, formatTime } from "../lib/format.js";
+import { ArtifactsPanel } from "./artifacts-panel.js";
+import { Composer } from "./composer.js";
+import { ContextPanel } from "./context-panel.js";
+import { EntryActions } from "./entry-actions.js";
 import { PendingActionForm } from "./pending-action.js";
-import { StatusBadge } from "./session-list.js";
+import { SessionHeader } from "./session-header.js";
 import { Timeline } from "./timeline.js";
-import { timelineRows } from "./timeline-rows.js";
+import { stepDurations, type TimelineRow, timelineRows } from "./timeline-rows.js";
 import { useDelegations } from "./use-delegations.js";
-import { useSessionAction } from "./use-session-action.js";
 import { useSessionLog } from "./use-session-log.js";
+
+type Panel = "artifacts" | "context" | undefined;
 
 export default function SessionPage() {
   const { id = "" } = useParams();
   const client = useClient();
   const queries = useQueryClient();
   const session = useQuery({ queryKey: ["session", id], queryFn: () => client.sessions.get(id) });
+  const agentRef = session.data?.agent;
+  const agent = useQuery({
+    queryKey: ["agent", agentRef?.id, "version", agentRef?.version],
+    queryFn: () => client.agents.get(agentRef!.id, { version: agentRef!.version }),
+    enabled: agentRef !== undefined,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
   const log = useSessionLog(client, id);
   const rows = useMemo(() => timelineRows(log.entries), [log.entries]);
+  const durations = useMemo(() => stepDurations(log.entries), [log.entries]);
+  const turnStarts = useMemo(() => previousTurnEnds(log.entries), [log.entries]);
   const last = log.entries.at(-1);
   const childSessions = useDelegations(client, session.data, rows);
+  const [panel, setPanel] = useState<Panel>();
+  const toolResults = useMemo(() => log.entries.filter((e) => e.type === "agent.tool_result").length, [log.entries]);
 
-  // Status changes and answers come through the log: the record (status, pending actions) is read again then.
+  // Status changes and answers come through the log: the record (status, pending actions, usage) is read again then.
   useEffect(() => {
     if (!last) return;
-    if (last.type.startsWith("session.status") || last.type.startsWith("user.")) {
-      void queries.invalidateQueries({ queryKey: ["session", id] });
+    if (last.type.startsWith("session.status") || last.type.startsWith("user.") || last.type === "agent.usage") {
+      void queries.invalidateQueries({ queryKey: ["session", id], exact: true });
     }
   }, [last, id, queries]);
 
-  const usage = useMemo(() => {
-    let input = 0;
-    let output = 0;
-    let calls = 0;
-    for (const entry of log.entries) {
-      if (entry.type !== "agent.usage") continue;
-      input += entry.inputTokens;
-      output += entry.outputTokens;
-      calls++;
-    }
-    return { input, output, calls };
-  }, [log.entries]);
+  const s = session.data;
+  const actionsFor = useCallback(
+    (row: TimelineRow) => {
+      if (!s || row.kind === "tool") return null;
+      if (row.kind === "message" && row.role === "user") {
+        return (
+          <EntryActions
+            session={s}
+            seq={row.entry.seq}
+            message={row.text}
+            forkBeforeSeq={turnStarts.get(row.entry.seq) ?? 0}
+          />
+        );
+      }
+      if (row.kind === "event" && row.entry.type === "session.status_idle") {
+        return (
+          <div className="actions-row">
+            <EntryActions session={s} seq={row.entry.seq} />
+          </div>
+        );
+      }
+      return null;
+    },
+    [s, turnStarts],
+  );
 
   return (
     <QueryState query={session}>
-      {(s) => (
+      {(record) => (
         <div className="session-page">
-          <SessionHeader session={s} live={log.live} />
-          <p className="muted">
-            Agent <Link to={`/agents/${s.agent.id}`}>{s.agent.id}</Link> version {s.agent.version} · created{" "}
-            {formatTime(s.createdAt)}
-            {s.parentSessionId && (
-              <>
-                {" "}
-                · delegated by <Link to={`/sessions/${s.parentSessionId}`}>{s.parentSessionId}</Link>
-              </>
-            )}{" "}
-            · {formatNumber(usage.calls)} model calls, {formatNumber(usage.input)} input and{" "}
-            {formatNumber(usage.output)} output tokens
-          </p>
+          <SessionHeader session={record} agent={agent.data} stream={log.stream} />
           <ErrorNote error={log.error} />
-          {log.loading ? (
-            <p className="loading">Loading the log…</p>
-          ) : (
-            <Timeline
-              rows={rows}
-              childSessions={childSessions}
-              pending={s.pendingActions}
-              renderPending={(action) => <PendingActionForm sessionId={id} action={action} />}
-            />
-          )}
-          {!s.archivedAt && <Composer sessionId={id} running={s.status === "running"} />}
+          <div className="tabs">
+            <button
+              type="button"
+              aria-pressed={panel === "artifacts"}
+              onClick={() => setPanel(panel === "artifacts" ? undefined : "artifacts")}
+            >
+              Artifacts
+            </button>
+            <button
+              type="button"
+              aria-pressed={panel === "context"}
+              onClick={() => setPanel(panel === "context" ? undefined : "context")}
+            >
+              What the model is sent
+            </button>
+          </div>
+          <div className="session-body">
+            <div className="timeline-column">
+              {log.loading ? (
+                <p className="loading">Loading the log…</p>
+              ) : (
+                <Timeline
+                  rows={rows}
+                  replies={log.replies}
+                  durations={durations}
+                  childSessions={childSessions}
+                  pending={record.pendingActions}
+                  renderPending={(action) => <PendingActionForm sessionId={id} action={action} />}
+                  actionsFor={actionsFor}
+                />
+              )}
+              {!record.archivedAt && <Composer sessionId={id} running={record.status === "running"} />}
+            </div>
+            {panel && (
+              <aside className="side-panel" aria-label={panel === "artifacts" ? "Artifacts" : "What the model is sent"}>
+                {panel === "artifacts" ? (
+                  <ArtifactsPanel sessionId={id} version={toolResults} />
+                ) : (
+                  <ContextPanel agent={agent.data} entries={log.entries} />
+                )}
+              </aside>
+            )}
+          </div>
         </div>
       )}
     </QueryState>
   );
 }
 
-function SessionHeader({
-  session,
-  live,
-}: {
-  session: Awaited<ReturnType<ReturnType<typeof useClient>["sessions"]["get"]>>;
-  live: boolean;
-}) {
-  const run = useSessionAction(session.id);
-  const [editing, setEditing] = useState(false);
-  const [title, setTitle] = useState(session.title ?? "");
-  return (
-    <header className="page-header">
-      {editing ? (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            run.mutate((c) => c.sessions.update(session.id, { title: title.trim() || null }), {
-              onSuccess: () => setEditing(false),
-            });
-          }}
-        >
-          <label>
-            Title <input value={title} onChange={(e) => setTitle(e.target.value)} maxLength={200} />
-          </label>
-          <button type="submit">Save</button>
-          <button type="button" onClick={() => setEditing(false)}>
-            Cancel
-          </button>
-        </form>
-      ) : (
-        <h1>{session.title ?? session.id}</h1>
-      )}
-      <StatusBadge status={session.status} stopReason={session.stopReason} waiting={session.pendingActions.length} />
-      <span className={`badge ${live ? "running" : ""}`} title="Live updates from the event stream">
-        {live ? "live" : "not live"}
-      </span>
-      {session.archivedAt && <span className="badge">archived {formatTime(session.archivedAt)}</span>}
-      <span className="spacer" />
-      {!editing && (
-        <button type="button" onClick={() => setEditing(true)}>
-          Rename
-        </button>
-      )}
-      {session.status === "running" && (
-        <button
-          type="button"
-          disabled={run.isPending}
-          onClick={() => run.mutate((c) => c.sessions.send(session.id, { type: "user.interrupt" }))}
-        >
-          Interrupt
-        </button>
-      )}
-      {!session.archivedAt && (
-        <button
-          type="button"
-          disabled={run.isPending}
-          onClick={() => {
-            if (window.confirm("Archive this session? It will refuse new events.")) {
-              run.mutate((c) => c.sessions.archive(session.id));
-            }
-          }}
-        >
-          Archive
-        </button>
-      )}
-      <ErrorNote error={run.error} />
-    </header>
-  );
-}
-
-function Composer({ sessionId, running }: { sessionId: string; running: boolean }) {
-  const run = useSessionAction(sessionId);
-  const [text, setText] = useState("");
-  return (
-    <form
-      className="composer"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!text.trim()) return;
-        run.mutate((c) => c.sessions.send(sessionId, text), { onSuccess: () => setText("") });
-      }}
-    >
-      <label htmlFor="message">Message</label>
-      <textarea
-        id="message"
-        value={text}
-        rows={3}
-        placeholder={
-          running ? "The agent is working; your message is read when it is" : "Write to the agent (Markdown)"
-        }
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) e.currentTarget.form?.requestSubmit();
-        }}
-      />
-      <button type="submit" className="primary" disabled={run.isPending || !text.trim()}>
-        Send
-      </button>
-      <ErrorNote error={run.error} />
-    </form>
-  );
+/** For each user message, the end of the turn before it (0 when none): where an edited message forks from. */
+function previousTurnEnds(entries: readonly SessionLogEvent[]): Map<number, number> {
+  const ends = new Map<number, number>();
+  let lastIdle = 0;
+  for (const entry of entries) {
+    if (entry.type === "session.status_idle") lastIdle = entry.seq;
+    else if (entry.type === "user.message") ends.set(entry.seq, lastIdle);
+  }
+  return ends;
 }

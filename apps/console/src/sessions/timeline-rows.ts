@@ -8,7 +8,12 @@ import type {
 } from "@agent-platform/sdk";
 
 type ToolUse = AgentToolUseEvent | AgentMcpToolUseEvent | AgentCustomToolUseEvent;
-type ToolAnswer = { content: { type: string; text?: string }[]; isError: boolean; seq: number };
+type ToolAnswer = {
+  content: { type: string; text?: string; artifactId?: string; mimeType?: string }[];
+  isError: boolean;
+  seq: number;
+  createdAt: string;
+};
 
 /** One line of the timeline: a tool use carries its confirmation and its result, which get no line of their own. */
 export type TimelineRow =
@@ -34,13 +39,16 @@ function isToolUse(entry: SessionLogEvent): entry is ToolUse {
 
 function answerOf(entry: SessionLogEvent): { id: string; answer: ToolAnswer } | undefined {
   if (entry.type === "agent.tool_result" || entry.type === "agent.mcp_tool_result") {
-    return { id: entry.toolUseId, answer: { content: entry.content, isError: entry.isError, seq: entry.seq } };
+    return {
+      id: entry.toolUseId,
+      answer: { content: entry.content, isError: entry.isError, seq: entry.seq, createdAt: entry.createdAt },
+    };
   }
   if (entry.type === "user.custom_tool_result") {
     const custom = entry as UserCustomToolResultEvent;
     return {
       id: custom.customToolUseId,
-      answer: { content: custom.content, isError: custom.isError ?? false, seq: entry.seq },
+      answer: { content: custom.content, isError: custom.isError ?? false, seq: entry.seq, createdAt: entry.createdAt },
     };
   }
   return undefined;
@@ -104,4 +112,38 @@ function replaceRow(rows: TimelineRow[], old: TimelineRow, updated: TimelineRow)
       return;
     }
   }
+}
+
+/** The text a search of the log looks in, per row (what the row shows, lower-cased). Pure. */
+export function rowSearchText(row: TimelineRow): string {
+  if (row.kind === "message") return row.text.toLowerCase();
+  if (row.kind === "tool") {
+    const result = row.result?.content.map((part) => part.text ?? "").join("\n") ?? "";
+    return `${row.use.name}\n${JSON.stringify(row.use.input)}\n${result}`.toLowerCase();
+  }
+  return JSON.stringify(row.entry).toLowerCase();
+}
+
+/**
+ * How long each step took, by `seq` (ms): a model call (`agent.usage`) from the last entry it had in its context to
+ * its answer, a turn (`session.status_idle`) from its `session.status_running`. Tool uses carry their own (result time
+ * minus use time). Pure.
+ */
+export function stepDurations(entries: readonly SessionLogEvent[]): Map<number, number> {
+  const at = new Map<number, number>();
+  const durations = new Map<number, number>();
+  let running: number | undefined;
+  for (const entry of entries) {
+    const time = Date.parse(entry.createdAt);
+    at.set(entry.seq, time);
+    if (entry.type === "session.status_running") running = time;
+    else if (entry.type === "session.status_idle" && running !== undefined) {
+      durations.set(entry.seq, time - running);
+      running = undefined;
+    } else if (entry.type === "agent.usage") {
+      const start = at.get(entry.contextSeq);
+      if (start !== undefined) durations.set(entry.seq, time - start);
+    }
+  }
+  return durations;
 }

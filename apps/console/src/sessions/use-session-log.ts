@@ -1,39 +1,47 @@
-import type { AgentPlatform, SessionLogEvent } from "@agent-platform/sdk";
+import type { AgentPlatform, SessionDelta, SessionLogEvent } from "@agent-platform/sdk";
 import { useEffect, useState } from "react";
+import { addDeltas, type LiveReply, settleReplies } from "./live-reply.js";
+
+export type StreamState = "loading" | "connecting" | "live" | "reconnecting" | "stopped";
 
 export interface SessionLog {
   entries: SessionLogEvent[];
+  /** What the model is writing now (deltas), until its entries arrive. */
+  replies: LiveReply[];
   loading: boolean;
   error: unknown;
-  /** The live stream is connected (false while loading, after an error, or once the page leaves). */
-  live: boolean;
+  /** `live` only while the event stream is connected: a dropped stream shows at once, not at the next entry. */
+  stream: StreamState;
 }
 
 const PAGE = 500;
 
 /**
  * The whole log, then the live tail: pages of `listEvents` up to the newest entry, then the SDK's follower from that
- * `seq` (it resumes dropped streams without gaps or repeats). Entries that arrive in one frame are appended in one
- * state update, so that a burst re-renders the timeline once.
+ * `seq` with live deltas (it resumes dropped streams without gaps or repeats, and says when it is connected).
+ * Entries and deltas that arrive in one frame are applied in one state update, so a burst re-renders the timeline once.
  */
 export function useSessionLog(client: AgentPlatform, sessionId: string): SessionLog {
-  const [state, setState] = useState<SessionLog>({ entries: [], loading: true, error: undefined, live: false });
+  const [state, setState] = useState<SessionLog>(initial);
 
   useEffect(() => {
     const abort = new AbortController();
-    let pending: SessionLogEvent[] = [];
+    let entries: SessionLogEvent[] = [];
+    let deltas: SessionDelta[] = [];
     let frame = 0;
     const flush = () => {
       frame = 0;
-      const batch = pending;
-      pending = [];
-      setState((s) => ({ ...s, entries: s.entries.concat(batch) }));
+      const [batch, fragments] = [entries, deltas];
+      [entries, deltas] = [[], []];
+      setState((s) => {
+        const replies = settleReplies(fragments.length ? addDeltas(s.replies, fragments) : s.replies, batch);
+        return { ...s, entries: batch.length ? s.entries.concat(batch) : s.entries, replies };
+      });
     };
-    const append = (entry: SessionLogEvent) => {
-      pending.push(entry);
+    const schedule = () => {
       if (!frame) frame = requestAnimationFrame(flush);
     };
-    setState({ entries: [], loading: true, error: undefined, live: false });
+    setState(initial);
 
     (async () => {
       let afterSeq = 0;
@@ -45,11 +53,22 @@ export function useSessionLog(client: AgentPlatform, sessionId: string): Session
         if (!page.hasMore) break;
       }
       if (abort.signal.aborted) return;
-      setState({ entries: loaded, loading: false, error: undefined, live: true });
-      for await (const entry of client.sessions.follow(sessionId, { afterSeq, signal: abort.signal })) append(entry);
+      setState({ entries: loaded, replies: [], loading: false, error: undefined, stream: "connecting" });
+      const follow = client.sessions.follow(sessionId, {
+        afterSeq,
+        signal: abort.signal,
+        deltas: true,
+        onConnection: (connection) =>
+          setState((s) => ({ ...s, stream: connection === "open" ? "live" : "reconnecting" })),
+      });
+      for await (const item of follow) {
+        if (item.type === "agent.delta") deltas.push(item as SessionDelta);
+        else entries.push(item as SessionLogEvent);
+        schedule();
+      }
     })().catch((error: unknown) => {
       if (abort.signal.aborted) return;
-      setState((s) => ({ ...s, loading: false, live: false, error }));
+      setState((s) => ({ ...s, loading: false, stream: "stopped", error }));
     });
 
     return () => {
@@ -60,3 +79,5 @@ export function useSessionLog(client: AgentPlatform, sessionId: string): Session
 
   return state;
 }
+
+const initial: SessionLog = { entries: [], replies: [], loading: true, error: undefined, stream: "loading" };

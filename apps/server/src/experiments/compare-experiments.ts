@@ -1,20 +1,17 @@
-import type { ExperimentComparison, Score } from "@agent-platform/contract";
+import type { ExperimentComparison, ScorerType } from "@agent-platform/contract";
 import type pg from "pg";
 import { AppError } from "../http/app-error.js";
+import { type ComparedCase, compareCases } from "./compare-cases.js";
 import { findExperiment } from "./read-experiments.js";
-import { casePassed, computeTotals, type FinishedCase } from "./totals.js";
+import { computeTotals } from "./totals.js";
 
 type Queryable = Pick<pg.Pool, "query">;
 
-interface ComparedCase extends FinishedCase {
-  position: number;
-  caseId: string;
-}
-
 /**
- * Compares an experiment with a baseline over the same dataset: over the cases both have finished (matched by dataset
- * case), per scorer type both use the difference of mean score and pass rate, the overall pass rate, and the cases
- * that went from pass to fail (regressions) and from fail to pass (improvements).
+ * Compares an experiment with a baseline over the same dataset, over the cases both have finished (matched by dataset
+ * case): the overall pass rate as each experiment defines it (every one of its scorers, as on its own page); per
+ * scorer type both use, the difference of mean score and pass rate; and the cases whose verdict changed on any shared
+ * scorer (`compareCases`), with both outputs. Both sides are read in one query.
  */
 export async function compareExperiments(
   db: Queryable,
@@ -33,30 +30,36 @@ export async function compareExperiments(
     );
   }
   const { rows } = await db.query<ComparedCase & { experimentId: string }>(
-    `SELECT "experimentId", "position", "caseId", "state", "scores", "latencyMs", "inputTokens", "outputTokens",
-       "judgeInputTokens", "judgeOutputTokens", "costUsd"
+    `SELECT "experimentId", "position", "caseId", "input", "expected", "output", "error", "sessionId", "state",
+       "scores", "latencyMs", "inputTokens", "outputTokens", "judgeInputTokens", "judgeOutputTokens", "costUsd"
      FROM experiment_cases WHERE "experimentId" = ANY($1::text[]) AND "state" IN ('completed', 'error')`,
     [[id, baselineId]],
   );
-  const mine = new Map(rows.filter((r) => r.experimentId === id).map((r) => [r.caseId, r]));
   const theirs = new Map(rows.filter((r) => r.experimentId === baselineId).map((r) => [r.caseId, r]));
-  const shared = [...mine.keys()].filter((caseId) => theirs.has(caseId));
-  const a = shared.map((caseId) => mine.get(caseId)!);
-  const b = shared.map((caseId) => theirs.get(caseId)!);
-  const types = experiment.scorers.map((s) => s.type).filter((t) => baseline.scorers.some((s) => s.type === t));
-  const scorersOf = (list: readonly { type: Score["type"] }[]) => list.filter((s) => types.includes(s.type));
-  const totalsA = computeTotals(scorersOf(experiment.scorers), a);
-  const totalsB = computeTotals(scorersOf(baseline.scorers), b);
-  const regressions: { caseId: string; position: number }[] = [];
-  const improvements: { caseId: string; position: number }[] = [];
-  for (const caseId of shared) {
-    const now = mine.get(caseId)!;
-    const before = theirs.get(caseId)!;
-    const ref = { caseId, position: now.position };
-    if (casePassed(before) && !casePassed(now)) regressions.push(ref);
-    if (!casePassed(before) && casePassed(now)) improvements.push(ref);
-  }
-  const byPosition = (x: { position: number }, y: { position: number }) => x.position - y.position;
+  const pairs = rows
+    .filter((r) => r.experimentId === id && theirs.has(r.caseId))
+    .sort((x, y) => x.position - y.position)
+    .map((now) => ({ now, before: theirs.get(now.caseId)! }));
+  const types: ScorerType[] = experiment.scorers
+    .map((s) => s.type)
+    .filter((t) => baseline.scorers.some((s) => s.type === t));
+  const scorers = types.map((type) => ({ type }));
+  const totalsA = computeTotals(
+    scorers,
+    pairs.map((p) => p.now),
+  );
+  const totalsB = computeTotals(
+    scorers,
+    pairs.map((p) => p.before),
+  );
+  const cases = compareCases(pairs, types);
+  const count = (type: ScorerType, change: "regression" | "improvement") =>
+    cases.filter((c) => c.scorers.some((s) => s.type === type && s.change === change)).length;
+  const refs = (change: "regression" | "improvement") =>
+    cases
+      .filter((c) => c.change === change)
+      .map((c) => ({ caseId: c.caseId, position: c.position }))
+      .sort((x, y) => x.position - y.position);
   return {
     experimentId: id,
     baselineId,
@@ -66,9 +69,12 @@ export async function compareExperiments(
       type: s.type,
       meanScore: delta(s.meanScore, totalsB.scorers[i]!.meanScore),
       passRate: delta(s.passRate, totalsB.scorers[i]!.passRate),
+      regressions: count(s.type, "regression"),
+      improvements: count(s.type, "improvement"),
     })),
-    regressions: regressions.sort(byPosition),
-    improvements: improvements.sort(byPosition),
+    regressions: refs("regression"),
+    improvements: refs("improvement"),
+    cases,
   };
 }
 

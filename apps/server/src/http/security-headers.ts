@@ -4,8 +4,8 @@ import { CONSOLE_PREFIX } from "./console.js";
 import { PUBLIC_PREFIX } from "./public-routes.js";
 
 /**
- * Secure headers (helmet) on every response: `nosniff`, HSTS (browsers honour it over HTTPS only), no framing,
- * same-origin opener, no referrer leaks, and a Content-Security-Policy per kind of answer:
+ * Secure headers (helmet) on every response: `nosniff`, no framing, same-origin opener, no referrer leaks, HSTS on answers
+ * over HTTPS only (see `isHttps`), and a Content-Security-Policy per kind of answer:
  * - API (JSON): `default-src 'none'`, nothing may load or run;
  * - `/docs`: the interactive reference, served from this origin only (its scripts are files, never inline; styles may
  *   be inline because Swagger UI and Redoc set them; Redoc's search runs in a `blob:` worker). No external host;
@@ -57,7 +57,8 @@ export const CONSOLE_CSP = {
 } as const;
 
 const COMMON: HelmetOptions = {
-  strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+  // Sent by `securityHeaders` itself, over HTTPS only.
+  strictTransportSecurity: false,
   referrerPolicy: { policy: "no-referrer" },
   crossOriginResourcePolicy: { policy: "same-origin" },
 };
@@ -91,10 +92,26 @@ function headersOf(options: HelmetOptions): Header[] {
 }
 
 function setting(headers: Header[]): RequestHandler {
-  return (_req, res, next) => {
+  return (req, res, next) => {
     for (const [name, value] of headers) res.setHeader(name, value);
+    if (isHttps(req)) res.setHeader("Strict-Transport-Security", HSTS);
     next();
   };
+}
+
+const HSTS = "max-age=15552000";
+
+/**
+ * HSTS belongs on HTTPS answers only (RFC 6797 §7.2: a browser ignores it over plain HTTP, and an HTTP answer that
+ * carries it says the server believes it is on HTTPS when it is not). HTTPS is the connection's own TLS, or the
+ * `X-Forwarded-Proto: https` of a TLS-terminating proxy in front: trusting that header costs nothing, since a client
+ * that forges it over plain HTTP gets a header its browser ignores.
+ */
+function isHttps(req: Parameters<RequestHandler>[0]): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  const forwarded = req.headers["x-forwarded-proto"];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim().toLowerCase();
+  return first === "https";
 }
 
 export function securityHeaders(): RequestHandler {

@@ -112,6 +112,11 @@ export class ModelCatalogue {
     };
   }
 
+  /** Every model described, keyed `<provider>/<model-id>`, in name order (the catalogue route lists them). */
+  list(): [string, Partial<ModelInfo>][] {
+    return [...this.entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   /** Estimated cost in US dollars of `usage` on `model` (`<provider>/<id>`), or null when its price is unknown. */
   estimateCostUsd(model: string | ModelPricing | undefined, usage: PricedUsage) {
     const pricing = typeof model === "string" ? this.entries.get(model)?.pricing : model;

@@ -15,7 +15,9 @@ import {
   type LocalTurnsLink,
   listSessionEventsJson,
   listSessions,
+  projectUsageByDay,
   renameSession,
+  unarchiveSession,
 } from "./log/index.js";
 import { inputScreenOf } from "./screen-stored-input.js";
 
@@ -40,6 +42,10 @@ export function sessionRoutes(ctx: AppContext, localTurns?: LocalTurnsLink) {
       projectScope(req, params.projectId);
       return { status: 200, body: await listSessions(pool, params.projectId, query) };
     },
+    usage: async ({ req, params, query }) => {
+      projectScope(req, params.projectId);
+      return { status: 200, body: await projectUsageByDay(pool, params.projectId, query.days) };
+    },
     get: async ({ req, params }) => {
       sessionScope(req, params);
       return { status: 200, body: await getSession(pool, params.projectId, params.id) };
@@ -51,6 +57,10 @@ export function sessionRoutes(ctx: AppContext, localTurns?: LocalTurnsLink) {
     archive: async ({ req, params }) => {
       sessionScope(req, params);
       return { status: 200, body: await archiveSession(pool, params.projectId, params.id) };
+    },
+    unarchive: async ({ req, params }) => {
+      sessionScope(req, params);
+      return { status: 200, body: await unarchiveSession(pool, params.projectId, params.id) };
     },
     fork: async ({ req, params, body }) => {
       sessionScope(req, params);

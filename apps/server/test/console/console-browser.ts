@@ -1,8 +1,12 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
+
+/** axe-core (npm), injected into pages to check their accessibility. */
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 export const hasChromium = existsSync(CHROMIUM);
 
 /** Test artifacts (gitignored): what the console's pages looked like in this run. */
@@ -26,8 +30,12 @@ export interface ConsolePage {
 }
 
 /** A fresh tab (its own sessionStorage) that records errors and refuses requests to other origins. */
-export async function openConsole(browser: Browser, baseUrl: string): Promise<ConsolePage> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+export async function openConsole(
+  browser: Browser,
+  baseUrl: string,
+  viewport: { width: number; height: number } = { width: 1280, height: 900 },
+): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const problems: string[] = [];
   const foreign: string[] = [];
@@ -76,4 +84,54 @@ export interface PageGlobals {
   ) => { observe(options: { type: string; buffered?: boolean }): void };
   __xss?: string;
   __longTasks: number[];
+}
+
+/** The serious and critical accessibility violations axe-core finds in the page as it is (rule id, impact, targets). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the console's CSP (no inline script) does not apply to it.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: AxeGlobal }).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
+      resultTypes: ["violations"],
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(" ")),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.slice(0, 5).join(", ")}`);
+}
+
+interface AxeGlobal {
+  run(
+    context: unknown,
+    options: { resultTypes: string[] },
+  ): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }>;
+}
+
+/** How many pixels the page is wider than its viewport (0: no horizontal scroll). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const root = (
+      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+    ).document.documentElement;
+    return Math.max(0, root.scrollWidth - root.clientWidth);
+  });
+}
+
+/** Waits until the page shows no "Loading…" (its queries answered), then a moment for the layout to settle. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      !(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector(
+        ".loading",
+      ),
+    undefined,
+    { timeout: 15_000 },
+  );
+  await page.waitForTimeout(200);
 }

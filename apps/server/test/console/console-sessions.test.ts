@@ -66,9 +66,11 @@ describe.skipIf(!hasChromium)("a session in the console", () => {
     await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining("Tagged")]);
     await page.getByLabel(/^Metadata/).fill("");
     await page.getByLabel(/^Metadata/).press("Enter");
-    await page.getByLabel("Status").selectOption("running");
-    await page.getByRole("heading", { name: "No sessions yet" }).waitFor();
-    await page.getByLabel("Status").selectOption("");
+    await page.getByLabel("Show").selectOption("running");
+    await page.getByRole("heading", { name: "No session matches these filters" }).waitFor();
+    await page.getByLabel("Show").selectOption("waiting");
+    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining("Write my notes")]);
+    await page.getByLabel("Show").selectOption("");
     await expect.poll(() => rows.count()).toBe(2);
     await row.getByRole("link", { name: "Write my notes" }).click();
 
@@ -244,12 +246,20 @@ describe.skipIf(!hasChromium)("a session in the console", () => {
     await page.waitForTimeout(500);
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__xss)).toBeUndefined();
     expect(await log.locator("script, img, iframe").count()).toBe(0);
-    const link = message.getByRole("link", { name: "click me" });
-    expect(await link.getAttribute("href")).toBe("");
-    await link.click();
+    // The neutralised link keeps its words, as text: nothing to click, no empty tab.
+    expect(await message.getByRole("link", { name: "click me" }).count()).toBe(0);
+    const removed = message.locator(".link-removed", { hasText: "click me" });
+    expect(await removed.getAttribute("title")).toContain("Link removed");
+    const pages = page.context().pages().length;
+    await removed.click();
     await page.waitForTimeout(300);
+    expect(page.context().pages().length).toBe(pages);
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__xss)).toBeUndefined();
     expect(await message.textContent()).toContain("[image: pic]");
+    // Raw HTML is shown as the text it is, not dropped.
+    expect(await message.textContent()).toContain("<script>window.__xss = 'script'</script>");
+    expect(await message.textContent()).toContain('<img src="x" onerror="window.__xss = \'img\'">');
+    expect(await log.getByRole("article", { name: "user message" }).textContent()).toContain("onerror");
     await screenshot("session-hostile-output");
     expect(unexpectedProblems(problems)).toEqual([]);
     await page.context().close();

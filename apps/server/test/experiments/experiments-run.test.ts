@@ -189,16 +189,18 @@ describe("a model experiment", () => {
     expect(lastUserText(judged[0]!.body)).toContain("Is it good?");
   });
 
-  it("compares with a baseline: score differences, regressions and improvements", async () => {
+  it("compares with a baseline per scorer: a pass → fail on one scorer is a regression, listed first with both outputs", async () => {
     fake.respondWith((request) => {
       const text = lastUserText(request.body);
       return { text: systemOf(request) === "shout" ? text.toUpperCase() : text };
     });
     const datasetId = await createDataset(t, t.tenant, [
+      { input: "Three", expected: "THREE" },
       { input: "one", expected: "one" },
       { input: "TWO", expected: "TWO" },
+      { input: "four", expected: "FOUR" },
     ]);
-    const scorers = [{ type: "exact_match" }];
+    const scorers = [{ type: "exact_match" }, { type: "regex", pattern: "^[a-z]+$" }];
     const plain = await createExperiment(t, t.tenant, {
       datasetId,
       name: "plain",
@@ -217,26 +219,114 @@ describe("a model experiment", () => {
       .get(`${t.tenant.base}/experiments/${shout.id}/compare?baseline=${plain.id}`)
       .set(t.tenant.auth);
     expect(res.status).toBe(200);
-    const [one] = await allResults(t, t.tenant, plain.id);
+    const ids = Object.fromEntries((await allResults(t, t.tenant, plain.id)).map((r) => [r.input, r.caseId]));
+    const verdict = (passed: boolean) => ({ passed, score: passed ? 1 : 0 });
+    const side = (output: string) => ({
+      status: "completed",
+      output,
+      error: null,
+      latencyMs: expect.any(Number),
+      sessionId: null,
+    });
     expect(res.body).toEqual({
       experimentId: shout.id,
       baselineId: plain.id,
       datasetId,
-      passRate: { experiment: 0.5, baseline: 1, delta: -0.5 },
+      // Baseline: "one" passes both scorers; shout: none passes both.
+      passRate: { experiment: 0, baseline: 0.25, delta: -0.25 },
       scorers: [
         {
           type: "exact_match",
-          meanScore: { experiment: 0.5, baseline: 1, delta: -0.5 },
-          passRate: { experiment: 0.5, baseline: 1, delta: -0.5 },
+          meanScore: { experiment: 0.75, baseline: 0.5, delta: 0.25 },
+          passRate: { experiment: 0.75, baseline: 0.5, delta: 0.25 },
+          regressions: 1,
+          improvements: 2,
+        },
+        {
+          type: "regex",
+          meanScore: { experiment: 0, baseline: 0.5, delta: -0.5 },
+          passRate: { experiment: 0, baseline: 0.5, delta: -0.5 },
+          regressions: 2,
+          improvements: 0,
         },
       ],
-      regressions: [{ caseId: one.caseId, position: 1 }],
-      improvements: [],
+      // "four" failed exact_match in the baseline already: its regex regression counts all the same.
+      regressions: [
+        { caseId: ids.one, position: 2 },
+        { caseId: ids.four, position: 4 },
+      ],
+      improvements: [{ caseId: ids.Three, position: 1 }],
+      cases: [
+        {
+          caseId: ids.one,
+          position: 2,
+          change: "regression",
+          input: "one",
+          expected: "one",
+          experiment: side("ONE"),
+          baseline: side("one"),
+          scorers: [
+            {
+              type: "exact_match",
+              experiment: verdict(false),
+              baseline: verdict(true),
+              delta: -1,
+              change: "regression",
+            },
+            { type: "regex", experiment: verdict(false), baseline: verdict(true), delta: -1, change: "regression" },
+          ],
+        },
+        {
+          caseId: ids.four,
+          position: 4,
+          change: "regression",
+          input: "four",
+          expected: "FOUR",
+          experiment: side("FOUR"),
+          baseline: side("four"),
+          scorers: [
+            {
+              type: "exact_match",
+              experiment: verdict(true),
+              baseline: verdict(false),
+              delta: 1,
+              change: "improvement",
+            },
+            { type: "regex", experiment: verdict(false), baseline: verdict(true), delta: -1, change: "regression" },
+          ],
+        },
+        {
+          caseId: ids.Three,
+          position: 1,
+          change: "improvement",
+          input: "Three",
+          expected: "THREE",
+          experiment: side("THREE"),
+          baseline: side("Three"),
+          scorers: [
+            {
+              type: "exact_match",
+              experiment: verdict(true),
+              baseline: verdict(false),
+              delta: 1,
+              change: "improvement",
+            },
+            { type: "regex", experiment: verdict(false), baseline: verdict(false), delta: 0, change: "unchanged" },
+          ],
+        },
+      ],
     });
     const back = await t.http
       .get(`${t.tenant.base}/experiments/${plain.id}/compare?baseline=${shout.id}`)
       .set(t.tenant.auth);
-    expect(back.body.improvements).toEqual([{ caseId: one.caseId, position: 1 }]);
+    expect(back.body.regressions.map((r: { position: number }) => r.position)).toEqual([1, 4]);
+    expect(back.body.improvements.map((r: { position: number }) => r.position)).toEqual([2]);
+    // "four" is a regression both ways (exact_match one way, regex the other): mixed cases are never hidden.
+    expect(back.body.cases.map((c: { position: number; change: string }) => [c.position, c.change])).toEqual([
+      [1, "regression"],
+      [4, "regression"],
+      [2, "improvement"],
+    ]);
   });
 });
 

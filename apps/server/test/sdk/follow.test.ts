@@ -28,17 +28,19 @@ afterAll(async () => {
 /** Collects what `follow` yields until `count` idle entries were seen. */
 function collect(platform: AgentPlatform, sessionId: string, idles: number, signal: AbortSignal) {
   const seen: SessionLogEvent[] = [];
+  const connection: string[] = [];
   let idle = 0;
   const done = (async () => {
     for await (const event of platform.sessions.follow(sessionId, {
       signal,
       until: (e) => e.type === "session.status_idle" && ++idle === idles,
+      onConnection: (state) => connection.push(state),
     })) {
       seen.push(event);
     }
     return seen;
   })();
-  return { seen, done };
+  return { seen, done, connection };
 }
 
 /** A fetch that counts the stream connections it opens (reconnections show as more than one). */
@@ -84,9 +86,12 @@ describe("follow", () => {
       await direct.sessions.send(session.id, "one");
       await eventually("the first turn", () => follower.seen.some((e) => e.type === "session.status_idle"));
 
+      expect(follower.connection).toEqual(["open"]);
       await relay.cut();
       const ack = await direct.sessions.send(session.id, "two");
       await direct.sessions.waitForIdle(session.id, { afterSeq: ack.events[0]!.seq, timeout: 20_000 });
+      // The follower says the stream is down while it is (a view shows "not live"), then open again.
+      await eventually("the follower notices the cut", () => follower.connection.includes("reconnecting"));
       await relay.restore();
 
       const seen = await follower.done;
@@ -94,6 +99,9 @@ describe("follow", () => {
       expect(seen.map((e) => e.seq)).toEqual(log.map((e) => e.seq));
       expect(seen).toEqual(log);
       expect(counter.streams).toBeGreaterThan(1);
+      expect(follower.connection[0]).toBe("open");
+      expect(follower.connection.at(-1)).toBe("open");
+      expect(follower.connection).toContain("reconnecting");
     } finally {
       await relay.close();
     }

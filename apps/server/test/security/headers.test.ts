@@ -39,7 +39,8 @@ describe("secure headers", () => {
       expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
       expect(res.headers["x-frame-options"]).toBe("SAMEORIGIN");
-      expect(res.headers["strict-transport-security"]).toMatch(/max-age=\d+/);
+      // Plain HTTP: no HSTS (browsers ignore it there, and it would claim HTTPS where there is none).
+      expect(res.headers["strict-transport-security"]).toBeUndefined();
       expect(res.headers["referrer-policy"]).toBe("no-referrer");
       expect(res.headers["x-powered-by"]).toBeUndefined();
       // The rest of helmet's defaults, set from the list read once at start.
@@ -50,6 +51,17 @@ describe("secure headers", () => {
       expect(res.headers["x-download-options"]).toBe("noopen");
       expect(res.headers["x-permitted-cross-domain-policies"]).toBe("none");
       expect(res.headers["x-xss-protection"]).toBe("0");
+    }
+  });
+
+  it("sends HSTS only over HTTPS: behind a TLS-terminating proxy (X-Forwarded-Proto: https), never over plain HTTP", async () => {
+    for (const path of ["/v1/platform/context", "/console", "/docs", "/healthz"]) {
+      const plain = await t.http.get(path).set(t.tenant.auth);
+      expect(plain.headers["strict-transport-security"], path).toBeUndefined();
+      const proxied = await t.http.get(path).set(t.tenant.auth).set("X-Forwarded-Proto", "https");
+      expect(proxied.headers["strict-transport-security"], path).toBe("max-age=15552000");
+      const proxiedHttp = await t.http.get(path).set(t.tenant.auth).set("X-Forwarded-Proto", "http");
+      expect(proxiedHttp.headers["strict-transport-security"], path).toBeUndefined();
     }
   });
 

@@ -87,6 +87,34 @@ describe("POST /sessions/:id/archive", () => {
   });
 });
 
+describe("POST /sessions/:id/unarchive", () => {
+  it("makes an archived session accept events again, and is idempotent", async () => {
+    const s = await newSession(t, tenant, { agent: agentId, title: "back again" });
+    await t.http.post(`${tenant.base}/sessions/${s.id}/archive`).set(tenant.auth);
+    const res = await t.http.post(`${tenant.base}/sessions/${s.id}/unarchive`).set(tenant.auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...s, archivedAt: null });
+    const again = await t.http.post(`${tenant.base}/sessions/${s.id}/unarchive`).set(tenant.auth);
+    expect(again.body).toEqual(res.body);
+    expect((await postEvents(t, tenant, s.id, [message("hello again")])).status).toBe(202);
+  });
+
+  it("answers 404 for a missing session and for another project's", async () => {
+    expectError(
+      await t.http.post(`${tenant.base}/sessions/sess_missing/unarchive`).set(tenant.auth),
+      404,
+      "session.not_found",
+    );
+    const s = await newSession(t, tenant, { agent: agentId });
+    const other = await t.newTenant();
+    expectError(
+      await t.http.post(`${other.base}/sessions/${s.id}/unarchive`).set(other.auth),
+      404,
+      "session.not_found",
+    );
+  });
+});
+
 describe("DELETE /sessions/:id", () => {
   it("removes the session and its log; 404 afterwards", async () => {
     const s = await newSession(t, tenant, { agent: agentId, events: [message("a"), message("b")] });
@@ -151,6 +179,41 @@ describe("GET /sessions (list)", () => {
     expect(await titles("?metadata[team]=red&metadata[tier]=gold")).toEqual(["a1"]);
     expect(await titles(`?metadata[team]=red&agent=${agentB}`)).toEqual(["b1"]);
     expect(await titles("?metadata[team]=green")).toEqual([]);
+  });
+
+  it("filters by stop reason: waiting for you (requires_action), errors", async () => {
+    await t.platform.ctx.db.pool.query(`UPDATE sessions SET "stopReason" = 'requires_action' WHERE id = $1`, [made.a2]);
+    await t.platform.ctx.db.pool.query(`UPDATE sessions SET "stopReason" = 'error' WHERE id = ANY($1)`, [
+      [made.a1, made.b2],
+    ]);
+    expect(await titles("?stopReason=requires_action")).toEqual(["a2"]);
+    expect(await titles("?stopReason=error")).toEqual(["b2", "a1"]);
+    expect(await titles(`?stopReason=error&agent=${agentA}`)).toEqual(["a1"]);
+    expect(await titles("?stopReason=max_turns")).toEqual([]);
+    expectInvalid(await t.http.get(`${own.base}/sessions?stopReason=waiting`).set(own.auth), ["query.stopReason"]);
+  });
+
+  it("searches titles (case-insensitive substring, no pattern characters) and ids", async () => {
+    const renamed = await t.http
+      .patch(`${own.base}/sessions/${made.b2}`)
+      .set(own.auth)
+      .send({ title: "Refund for ORDER 100%_done" });
+    expect(renamed.status).toBe(200);
+    expect(await titles("?search=order")).toEqual(["Refund for ORDER 100%_done"]);
+    expect(await titles("?search=100%25_")).toEqual(["Refund for ORDER 100%_done"]);
+    expect(await titles("?search=%25")).toEqual(["Refund for ORDER 100%_done"]);
+    expect(await titles("?search=_")).toEqual(["Refund for ORDER 100%_done"]);
+    expect(await titles(`?search=${made.a1}`)).toEqual(["a1"]);
+    expect(await titles("?search=nothing-like-it")).toEqual([]);
+    expectInvalid(await t.http.get(`${own.base}/sessions?search=${"x".repeat(201)}`).set(own.auth), ["query.search"]);
+    // A cursor is bound to the search too.
+    const page = await t.http.get(`${own.base}/sessions?search=a&limit=1`).set(own.auth);
+    expect(page.body.hasMore).toBe(true);
+    expectInvalid(
+      await t.http.get(`${own.base}/sessions?search=b&limit=1&cursor=${page.body.nextCursor}`).set(own.auth),
+      ["query.cursor"],
+    );
+    await t.http.patch(`${own.base}/sessions/${made.b2}`).set(own.auth).send({ title: "b2" });
   });
 
   it("filters archived sessions", async () => {

@@ -100,32 +100,8 @@ export const ExperimentResultSchema = z
   })
   .describe("Result of one case");
 
-export const ExperimentCompareQuery = z.object({
-  baseline: z.string().min(1).max(64).describe("`exp_` id of the experiment to compare with (same dataset)"),
-});
-
-const Delta = z.object({
-  experiment: z.number().nullable(),
-  baseline: z.number().nullable(),
-  delta: z.number().nullable(),
-});
-const CaseRef = z.object({ caseId: idOf("dscase"), position: z.number().int() });
-
-export const ExperimentComparisonSchema = z
-  .object({
-    experimentId: idOf("exp"),
-    baselineId: idOf("exp"),
-    datasetId: idOf("ds"),
-    passRate: Delta,
-    scorers: z.array(z.object({ type: z.enum(SCORER_TYPES), meanScore: Delta, passRate: Delta })),
-    regressions: z.array(CaseRef).describe("Cases that passed every scorer in the baseline and not here"),
-    improvements: z.array(CaseRef).describe("Cases that did not pass in the baseline and pass every scorer here"),
-  })
-  .describe("Differences with a baseline over the cases both experiments ran (`delta` = experiment − baseline)");
-
 export type CreateExperiment = z.infer<typeof CreateExperimentSchema>;
 export type Experiment = z.infer<typeof ExperimentSchema>;
 export type ExperimentTotals = z.infer<typeof ExperimentTotalsSchema>;
 export type ExperimentResult = z.infer<typeof ExperimentResultSchema>;
-export type ExperimentComparison = z.infer<typeof ExperimentComparisonSchema>;
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];

@@ -1,3 +1,4 @@
+export * from "./comparison.js";
 export * from "./experiments.js";
 export * from "./routes.js";
 export * from "./scorers.js";

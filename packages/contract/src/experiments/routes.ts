@@ -2,10 +2,9 @@ import { z } from "zod";
 import { cursorPage, PageQuerySchema } from "../common/pagination.js";
 import { c, routerOptions } from "../common/router.js";
 import type { RouteDocMetadata } from "../openapi/operation-facts.js";
+import { ExperimentCompareQuery, ExperimentComparisonSchema } from "./comparison.js";
 import {
   CreateExperimentSchema,
-  ExperimentCompareQuery,
-  ExperimentComparisonSchema,
   ExperimentListQuery,
   ExperimentResultSchema,
   ExperimentSchema,
@@ -80,9 +79,10 @@ export const experimentsContract = c.router(
       responses: { 200: ExperimentComparisonSchema },
       summary: "Compare an experiment with a baseline over the same dataset",
       description:
-        "Per scorer the difference of mean score and pass rate, and the cases that went from pass to fail " +
-        "(regressions) and from fail to pass (improvements). A baseline over another dataset is 422 " +
-        "`experiment.not_comparable`.",
+        "Over the cases both ran and the scorer types both use: per scorer the difference of mean score and pass " +
+        "rate and how many cases it regressed or improved; the cases whose verdict changed on any scorer (a pass → " +
+        "fail on one scorer is a regression even if the others pass), regressions first, each with every scorer's " +
+        "verdict on both sides and both outputs. A baseline over another dataset is 422 `experiment.not_comparable`.",
       metadata: { errors: ["experiment.not_comparable"] } satisfies RouteDocMetadata,
     },
   },

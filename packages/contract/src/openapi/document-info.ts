@@ -69,6 +69,8 @@ export const TAGS: { name: string; description: string }[] = [
       "Endpoints notified of platform events, signed (Standard Webhooks), with delivery history (admin key).",
   },
   { name: "governance", description: "Workspace-wide policies, such as which hosts agents may reach." },
+  { name: "models", description: "The model catalogue: limits, prices, capabilities, and which providers are set up." },
+  { name: "tools", description: "The built-in tools an agent can list by name." },
 ];
 
 export function documentInfo(): JsonObject {

@@ -21,12 +21,8 @@ import {
 } from "../automations/trigger.js";
 import { ErrorEnvelopeSchema } from "../common/errors.js";
 import { MetadataSchema } from "../common/fields.js";
-import {
-  CreateExperimentSchema,
-  ExperimentComparisonSchema,
-  ExperimentResultSchema,
-  ExperimentSchema,
-} from "../experiments/experiments.js";
+import { CaseComparisonSchema, ExperimentComparisonSchema } from "../experiments/comparison.js";
+import { CreateExperimentSchema, ExperimentResultSchema, ExperimentSchema } from "../experiments/experiments.js";
 import { ScorerSchema } from "../experiments/scorers.js";
 import {
   AgentTaskInputSchema,
@@ -38,6 +34,12 @@ import {
 import { PutEgressPolicySchema, WorkspaceEgressPolicySchema } from "../governance/egress-policy.js";
 import { GuardrailCheckSchema, GuardrailSchema } from "../guardrails/guardrails.js";
 import { ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from "../platform/api-keys.js";
+import {
+  BuiltinToolListSchema,
+  BuiltinToolSchema,
+  CatalogueModelListSchema,
+  CatalogueModelSchema,
+} from "../platform/catalogue.js";
 import { PlatformContextSchema } from "../platform/context.js";
 import { HealthSchema, ReadinessSchema } from "../platform/health.js";
 import { CreateProjectSchema, ProjectSchema } from "../platform/projects.js";
@@ -97,6 +99,7 @@ import {
 } from "../sessions/log-events.js";
 import { IngestAcknowledgementSchema } from "../sessions/routes.js";
 import { CreateSessionSchema, SessionSchema, UpdateSessionSchema } from "../sessions/sessions.js";
+import { ProjectUsageSchema, UsageRowSchema } from "../sessions/usage.js";
 import {
   CreateSkillSchema,
   PublishSkillSchema,
@@ -132,6 +135,12 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   Metadata: MetadataSchema,
   // platform
   PlatformContext: PlatformContextSchema,
+  CatalogueModel: CatalogueModelSchema,
+  CatalogueModelList: CatalogueModelListSchema,
+  BuiltinTool: BuiltinToolSchema,
+  BuiltinToolList: BuiltinToolListSchema,
+  ProjectUsage: ProjectUsageSchema,
+  UsageRow: UsageRowSchema,
   Health: HealthSchema,
   Readiness: ReadinessSchema,
   Project: ProjectSchema,
@@ -204,6 +213,7 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   Scorer: ScorerSchema,
   ExperimentResult: ExperimentResultSchema,
   ExperimentComparison: ExperimentComparisonSchema,
+  CaseComparison: CaseComparisonSchema,
   // skills
   Skill: SkillSchema,
   SkillSummary: SkillSummarySchema,

@@ -5,3 +5,4 @@ export * from "./log-events.js";
 export * from "./outcomes.js";
 export * from "./routes.js";
 export * from "./sessions.js";
+export * from "./usage.js";

@@ -12,6 +12,7 @@ import {
   SessionSchema,
   UpdateSessionSchema,
 } from "./sessions.js";
+import { ProjectUsageQuery, ProjectUsageSchema } from "./usage.js";
 
 const PathId = z.string().min(1).max(128);
 const ProjectParams = z.object({ projectId: PathId });
@@ -85,6 +86,19 @@ export const sessionsContract = c.router(
       description:
         "Filters combine: `agent`, `status`, `archived` and any number of `metadata[key]=value` pairs (a session must have them all).",
     },
+    usage: {
+      method: "GET",
+      path: "/v1/projects/:projectId/usage",
+      pathParams: ProjectParams,
+      query: ProjectUsageQuery,
+      responses: { 200: ProjectUsageSchema },
+      summary: "Model usage of the project's sessions by day, agent and model",
+      description:
+        "Sums of the `agent.usage` entries and compaction calls of the project's sessions written in the last " +
+        "`days` UTC days, agent experiments' case sessions included (model-task experiments and `llm_judge` calls run " +
+        "outside sessions and are not; nor are sessions deleted since). Budgets count every call for their limits " +
+        "(`GET /v1/budgets`).",
+    },
     get: {
       method: "GET",
       path: `${base}/:id`,
@@ -114,6 +128,16 @@ export const sessionsContract = c.router(
       summary: "Archive a session (idempotent); it then refuses new events",
       description:
         "Archiving again keeps the first archive time. An archived session can still be read, renamed and deleted; new events are refused with 409 `session.archived`.",
+    },
+    unarchive: {
+      method: "POST",
+      path: `${base}/:id/unarchive`,
+      pathParams: SessionParams,
+      body: EmptyBodySchema,
+      responses: { 200: SessionSchema },
+      summary: "Unarchive a session (idempotent); it accepts events again",
+      description:
+        "Clears `archivedAt`. The log, status and title are as they were; an active session is returned unchanged.",
     },
     fork: {
       method: "POST",

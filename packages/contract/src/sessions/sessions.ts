@@ -158,6 +158,17 @@ export const UpdateSessionSchema = z
 export const SessionListQuery = PageQuerySchema.extend({
   agent: z.string().min(1).max(64).optional().describe("Only sessions of this agent id"),
   status: SessionStatusSchema.optional(),
+  stopReason: StopReasonSchema.optional().describe(
+    "Only sessions whose last turn ended so: `requires_action` (waiting for a tool confirmation or a custom tool " +
+      "result), `error`, …",
+  ),
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(LIMITS.sessionTitle)
+    .optional()
+    .describe("Only sessions whose title contains this text (case-insensitive), or whose id it is"),
   archived: z
     .enum(["true", "false"])
     .optional()

@@ -48,8 +48,18 @@ export type AutomationTriggerInput = components["schemas"]["AutomationTriggerInp
 /** Budget: a consumption ceiling for the workspace or one agent */
 export type Budget = components["schemas"]["Budget"];
 export type BudgetPage = components["schemas"]["BudgetPage"];
+/** A built-in tool an agent can list in `tools` by name */
+export type BuiltinTool = components["schemas"]["BuiltinTool"];
+/** The built-in tools of this server */
+export type BuiltinToolList = components["schemas"]["BuiltinToolList"];
 /** Passes when the number of tool calls or model calls of the case is within [min, max] */
 export type CallCountScorer = components["schemas"]["CallCountScorer"];
+/** A case whose verdict changed between the baseline and the experiment, with both outputs */
+export type CaseComparison = components["schemas"]["CaseComparison"];
+/** A model of the catalogue: the built-in entries and the deployment's `MODEL_CATALOGUE` additions */
+export type CatalogueModel = components["schemas"]["CatalogueModel"];
+/** The model catalogue of this server */
+export type CatalogueModelList = components["schemas"]["CatalogueModelList"];
 /** Passes (score 1) when the output contains `value` */
 export type ContainsAgentTask = components["schemas"]["ContainsAgentTask"];
 /** Passes (score 1) when the output contains `value` */
@@ -102,7 +112,7 @@ export type ErrorEnvelope = components["schemas"]["ErrorEnvelope"];
 export type ExactMatchScorer = components["schemas"]["ExactMatchScorer"];
 /** Experiment: a dataset run through a model or an agent, scored */
 export type Experiment = components["schemas"]["Experiment"];
-/** Differences with a baseline over the cases both experiments ran (`delta` = experiment − baseline) */
+/** Differences with a baseline over the cases both experiments ran (matched by dataset case; `delta` = experiment − baseline), over the scorer types both use */
 export type ExperimentComparison = components["schemas"]["ExperimentComparison"];
 export type ExperimentPage = components["schemas"]["ExperimentPage"];
 /** Result of one case */
@@ -211,6 +221,8 @@ export type PlatformContext = components["schemas"]["PlatformContext"];
 /** Project */
 export type Project = components["schemas"]["Project"];
 export type ProjectPage = components["schemas"]["ProjectPage"];
+/** The project's model calls over the last days, from the sessions' logs */
+export type ProjectUsage = components["schemas"]["ProjectUsage"];
 /** Signals of instructions aimed at the model (documented heuristics, offline) */
 export type PromptInjectionGuardrailCheck = components["schemas"]["PromptInjectionGuardrailCheck"];
 export type PublishServerlessToolRequest = components["schemas"]["PublishServerlessToolRequest"];
@@ -301,6 +313,8 @@ export type UpdateVaultSecretsRequest = components["schemas"]["UpdateVaultSecret
 export type UpdateWebhookRequest = components["schemas"]["UpdateWebhookRequest"];
 export type UploadedWorkspaceFile = components["schemas"]["UploadedWorkspaceFile"];
 export type UploadWorkspaceFileRequest = components["schemas"]["UploadWorkspaceFileRequest"];
+/** The model calls of one day, agent and model */
+export type UsageRow = components["schemas"]["UsageRow"];
 /** The result of a custom tool run by the client */
 export type UserCustomToolResultEvent = components["schemas"]["UserCustomToolResultEvent"];
 /** The result of a custom tool run by the client's backend */
@@ -342,6 +356,7 @@ export type AgentsListQuery = NonNullable<operations["agents.list"]["parameters"
 export type AgentsGetQuery = NonNullable<operations["agents.get"]["parameters"]["query"]>;
 export type AgentsListVersionsQuery = NonNullable<operations["agents.listVersions"]["parameters"]["query"]>;
 export type SessionsListQuery = NonNullable<operations["sessions.list"]["parameters"]["query"]>;
+export type SessionsUsageQuery = NonNullable<operations["sessions.usage"]["parameters"]["query"]>;
 export type SessionsForkBody = NonNullable<operations["sessions.fork"]["requestBody"]>["content"]["application/json"];
 export type SessionsListEventsQuery = NonNullable<operations["sessions.listEvents"]["parameters"]["query"]>;
 export type AutomationsListQuery = NonNullable<operations["automations.list"]["parameters"]["query"]>;
@@ -441,6 +456,8 @@ export interface SessionsMethods {
   create(body: CreateSessionRequest, options?: RequestOptions): ApiPromise<Session>;
   /** List sessions, newest first (`GET /v1/projects/{projectId}/sessions`) */
   list(query?: SessionsListQuery, options?: RequestOptions): PagePromise<SessionPage, Session>;
+  /** Model usage of the project's sessions by day, agent and model (`GET /v1/projects/{projectId}/usage`) */
+  usage(query?: SessionsUsageQuery, options?: RequestOptions): ApiPromise<ProjectUsage>;
   /** Get a session: metadata and status (`GET /v1/projects/{projectId}/sessions/{id}`) */
   get(id: string | number, options?: RequestOptions): ApiPromise<Session>;
   /** Rename a session (`PATCH /v1/projects/{projectId}/sessions/{id}`) */
@@ -449,6 +466,8 @@ export interface SessionsMethods {
   remove(id: string | number, options?: RequestOptions): ApiPromise<undefined>;
   /** Archive a session (idempotent); it then refuses new events (`POST /v1/projects/{projectId}/sessions/{id}/archive`) */
   archive(id: string | number, options?: RequestOptions): ApiPromise<Session>;
+  /** Unarchive a session (idempotent); it accepts events again (`POST /v1/projects/{projectId}/sessions/{id}/unarchive`) */
+  unarchive(id: string | number, options?: RequestOptions): ApiPromise<Session>;
   /** Fork a session at a `seq` of its log (`POST /v1/projects/{projectId}/sessions/{id}/fork`) */
   fork(id: string | number, body: SessionsForkBody, options?: RequestOptions): ApiPromise<Session>;
   /** Send events to a session (`POST /v1/projects/{projectId}/sessions/{id}/events`) */
@@ -665,6 +684,18 @@ export interface ServerlessToolsMethods {
   archive(id: string | number, options?: RequestOptions): ApiPromise<ServerlessTool>;
 }
 
+/** `platform.models` */
+export interface ModelsMethods {
+  /** List the model catalogue (`GET /v1/models`) */
+  list(options?: RequestOptions): ApiPromise<CatalogueModelList>;
+}
+
+/** `platform.tools` */
+export interface ToolsMethods {
+  /** List the built-in tools (`GET /v1/tools`) */
+  list(options?: RequestOptions): ApiPromise<BuiltinToolList>;
+}
+
 /** Every generated area of the client (`sessions` adds hand-written methods on top of its own). */
 export interface GeneratedAreas {
   projects: ProjectsMethods;
@@ -685,4 +716,6 @@ export interface GeneratedAreas {
   datasets: DatasetsMethods;
   budgets: BudgetsMethods;
   serverlessTools: ServerlessToolsMethods;
+  models: ModelsMethods;
+  tools: ToolsMethods;
 }

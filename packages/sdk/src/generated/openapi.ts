@@ -413,6 +413,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{projectId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Model usage of the project's sessions by day, agent and model
+         * @description Sums of the `agent.usage` entries and compaction calls of the project's sessions written in the last `days` UTC days, agent experiments' case sessions included (model-task experiments and `llm_judge` calls run outside sessions and are not; nor are sessions deleted since). Budgets count every call for their limits (`GET /v1/budgets`).
+         *
+         *     Project-scoped: `projectId` must be the API key's project (another project's answers 404).
+         */
+        get: operations["sessions.usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{projectId}/sessions/{id}": {
         parameters: {
             query?: never;
@@ -463,6 +485,28 @@ export interface paths {
          *     Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
          */
         post: operations["sessions.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{projectId}/sessions/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a session (idempotent); it accepts events again
+         * @description Clears `archivedAt`. The log, status and title are as they were; an active session is returned unchanged.
+         *
+         *     Project-scoped: `projectId` must be the API key's project (another project's answers 404). Safe to retry with an `Idempotency-Key`.
+         */
+        post: operations["sessions.unarchive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -800,7 +844,7 @@ export interface paths {
         };
         /**
          * Compare an experiment with a baseline over the same dataset
-         * @description Per scorer the difference of mean score and pass rate, and the cases that went from pass to fail (regressions) and from fail to pass (improvements). A baseline over another dataset is 422 `experiment.not_comparable`.
+         * @description Over the cases both ran and the scorer types both use: per scorer the difference of mean score and pass rate and how many cases it regressed or improved; the cases whose verdict changed on any scorer (a pass → fail on one scorer is a regression even if the others pass), regressions first, each with every scorer's verdict on both sides and both outputs. A baseline over another dataset is 422 `experiment.not_comparable`.
          *
          *     Project-scoped: `projectId` must be the API key's project (another project's answers 404).
          */
@@ -1741,6 +1785,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the model catalogue
+         * @description The models this server knows (context window, output limit, prices, capabilities) and whether each provider is configured here. Any `openai-compatible/<name>` works once its provider is configured, listed or not; an agent's `model` object can describe one the catalogue does not know.
+         *
+         *     Workspace-scoped: any project's key of the workspace sees the same resources.
+         */
+        get: operations["models.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the built-in tools
+         * @description The names an agent's `tools` accepts as strings, with what each does.
+         *
+         *     Workspace-scoped: any project's key of the workspace sees the same resources.
+         */
+        get: operations["tools.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2516,6 +2604,18 @@ export interface components {
             hasMore: boolean;
             nextCursor: string | null;
         };
+        /** @description A built-in tool an agent can list in `tools` by name */
+        BuiltinTool: {
+            /** @enum {string} */
+            name: "web_fetch" | "memory_list" | "memory_read" | "memory_search" | "memory_write" | "knowledge_search" | "knowledge_read" | "artifact_write" | "skill_read" | "bash" | "file_read" | "file_write" | "file_edit" | "file_list" | "browser";
+            description: string;
+            /** @description Never changes anything outside the session (kept under read confinement) */
+            readOnly: boolean;
+        };
+        /** @description The built-in tools of this server */
+        BuiltinToolList: {
+            data: components["schemas"]["BuiltinTool"][];
+        };
         /** @description Passes when the number of tool calls or model calls of the case is within [min, max] */
         CallCountScorer: {
             /**
@@ -2531,6 +2631,98 @@ export interface components {
             max: number;
             /** @description Default 0 */
             min?: number;
+        };
+        /** @description A case whose verdict changed between the baseline and the experiment, with both outputs */
+        CaseComparison: {
+            /** @description `dscase_` id */
+            caseId: string;
+            position: number;
+            /**
+             * @description `regression`: a scorer went from pass to fail, or the case from completed to `error`; `improvement`: no regression and a scorer went from fail to pass, or the case from `error` to completed; `unchanged`: no verdict changed (scores may have moved)
+             * @enum {string}
+             */
+            change: "regression" | "improvement" | "unchanged";
+            input: string;
+            expected: string | null;
+            /** @description The case as one of the two experiments ran it */
+            experiment: {
+                /** @enum {string} */
+                status: "completed" | "error";
+                output: string | null;
+                error: string | null;
+                latencyMs: number | null;
+                /** @description The case's session (agent tasks) */
+                sessionId: string | null;
+            };
+            /** @description The case as one of the two experiments ran it */
+            baseline: {
+                /** @enum {string} */
+                status: "completed" | "error";
+                output: string | null;
+                error: string | null;
+                latencyMs: number | null;
+                /** @description The case's session (agent tasks) */
+                sessionId: string | null;
+            };
+            /** @description Per scorer type both experiments use */
+            scorers: {
+                /** @enum {string} */
+                type: "contains" | "exact_match" | "regex" | "json_valid" | "not_empty" | "llm_judge" | "trajectory" | "call_count" | "cost" | "latency";
+                /** @description The scorer's verdict on this side; null when the case errored there (no score) */
+                experiment: {
+                    passed: boolean;
+                    score: number;
+                } | null;
+                /** @description The scorer's verdict on this side; null when the case errored there (no score) */
+                baseline: {
+                    passed: boolean;
+                    score: number;
+                } | null;
+                /** @description Score here minus score in the baseline; null when a side has none */
+                delta: number | null;
+                /**
+                 * @description `regression`: a scorer went from pass to fail, or the case from completed to `error`; `improvement`: no regression and a scorer went from fail to pass, or the case from `error` to completed; `unchanged`: no verdict changed (scores may have moved)
+                 * @enum {string}
+                 */
+                change: "regression" | "improvement" | "unchanged";
+            }[];
+        };
+        /** @description A model of the catalogue: the built-in entries and the deployment's `MODEL_CATALOGUE` additions */
+        CatalogueModel: {
+            /** @description `<provider>/<model-id>`, as an agent's `model` names it */
+            id: string;
+            /** @enum {string} */
+            provider: "anthropic" | "openai" | "openai-compatible" | "builtin";
+            /** @description The provider is configured on this server (credentials or base URL): agents may use the model */
+            available: boolean;
+            /** @description What to configure when `available` is false */
+            unavailableReason: string | null;
+            /** @description Tokens accepted in one call, prompt and output together */
+            contextWindow: number | null;
+            maxOutputTokens: number | null;
+            /** @description US dollars per million tokens; null when the price is unknown */
+            pricing: {
+                /** @description US dollars per million input tokens */
+                input: number;
+                /** @description US dollars per million output tokens */
+                output: number;
+                /** @description Per million input tokens read from the prompt cache */
+                cachedInputRead?: number;
+                /** @description Per million input tokens written to the prompt cache */
+                cachedInputWrite?: number;
+            } | null;
+            capabilities: {
+                tools: boolean;
+                images: boolean;
+                /** @description Accepts a `reasoning` setting (thinking budget or effort) */
+                reasoning: boolean;
+                promptCaching: boolean;
+            };
+        };
+        /** @description The model catalogue of this server */
+        CatalogueModelList: {
+            /** @description Every model, by provider then id */
+            data: components["schemas"]["CatalogueModel"][];
         };
         /** @description Passes (score 1) when the output contains `value` */
         ContainsAgentTask: {
@@ -3399,7 +3591,7 @@ export interface components {
              */
             finishedAt: string | null;
         };
-        /** @description Differences with a baseline over the cases both experiments ran (`delta` = experiment − baseline) */
+        /** @description Differences with a baseline over the cases both experiments ran (matched by dataset case; `delta` = experiment − baseline), over the scorer types both use */
         ExperimentComparison: {
             /** @description `exp_` id */
             experimentId: string;
@@ -3407,6 +3599,7 @@ export interface components {
             baselineId: string;
             /** @description `ds_` id */
             datasetId: string;
+            /** @description Share of the cases both ran that passed every shared scorer */
             passRate: {
                 experiment: number | null;
                 baseline: number | null;
@@ -3425,19 +3618,25 @@ export interface components {
                     baseline: number | null;
                     delta: number | null;
                 };
+                /** @description Cases this scorer passed in the baseline and fails here */
+                regressions: number;
+                /** @description Cases this scorer failed in the baseline and passes here */
+                improvements: number;
             }[];
-            /** @description Cases that passed every scorer in the baseline and not here */
+            /** @description Cases with a regression on any scorer (or that errored here only), by position */
             regressions: {
                 /** @description `dscase_` id */
                 caseId: string;
                 position: number;
             }[];
-            /** @description Cases that did not pass in the baseline and pass every scorer here */
+            /** @description Cases with an improvement on some scorer and no regression (or that errored in the baseline only) */
             improvements: {
                 /** @description `dscase_` id */
                 caseId: string;
                 position: number;
             }[];
+            /** @description The regressions then the improvements, each with its per-scorer verdicts and both outputs: regressions with the most scorers regressed first, then by position */
+            cases: components["schemas"]["CaseComparison"][];
         };
         ExperimentPage: {
             data: components["schemas"]["Experiment"][];
@@ -4252,6 +4451,15 @@ export interface components {
             data: components["schemas"]["Project"][];
             hasMore: boolean;
             nextCursor: string | null;
+        };
+        /** @description The project's model calls over the last days, from the sessions' logs */
+        ProjectUsage: {
+            /** @description First UTC day counted, `YYYY-MM-DD` */
+            from: string;
+            /** @description Last UTC day counted (today) */
+            to: string;
+            /** @description By day, then agent, then model; days without calls are absent */
+            data: components["schemas"]["UsageRow"][];
         };
         /** @description Signals of instructions aimed at the model (documented heuristics, offline) */
         PromptInjectionGuardrailCheck: {
@@ -5417,6 +5625,23 @@ export interface components {
              * @enum {string}
              */
             encoding?: "utf8" | "base64";
+        };
+        /** @description The model calls of one day, agent and model */
+        UsageRow: {
+            /** @description UTC day, `YYYY-MM-DD` */
+            date: string;
+            /** @description The agent of the sessions that made the calls */
+            agentId: string;
+            /** @description `provider/model` that answered */
+            model: string;
+            /** @description Model calls (compaction summaries included) */
+            calls: number;
+            inputTokens: number;
+            outputTokens: number;
+            /** @description Estimated US dollars of the calls whose price is known */
+            costUsd: number;
+            /** @description Calls without a known price (not in `costUsd`) */
+            unpricedCalls: number;
         };
         /** @description The result of a custom tool run by the client */
         UserCustomToolResultEvent: {
@@ -9048,6 +9273,16 @@ export interface operations {
                  */
                 status?: "idle" | "running";
                 /**
+                 * @description Only sessions whose last turn ended so: `requires_action` (waiting for a tool confirmation or a custom tool result), `error`, …
+                 * @example end_turn
+                 */
+                stopReason?: "end_turn" | "requires_action" | "interrupted" | "max_turns" | "error" | "guardrail_blocked";
+                /**
+                 * @description Only sessions whose title contains this text (case-insensitive), or whose id it is
+                 * @example string
+                 */
+                search?: string;
+                /**
                  * @description `false`: only active sessions; `true`: only archived ones; absent: both
                  * @example true
                  */
@@ -9382,6 +9617,119 @@ export interface operations {
             };
             /** @description A referenced resource or value cannot be used. Codes: `session.environment_not_found`, `session.vault_not_found`, `session.memory_store_not_found`. */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "sessions.usage": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Days back, today (UTC) included (default 14, at most 90)
+                 * @example 14
+                 */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's model calls over the last days, from the sessions' logs */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "string",
+                     *       "to": "string",
+                     *       "data": [
+                     *         {
+                     *           "date": "string",
+                     *           "agentId": "string",
+                     *           "model": "string",
+                     *           "calls": 0,
+                     *           "inputTokens": 0,
+                     *           "outputTokens": 0,
+                     *           "costUsd": 0,
+                     *           "unpricedCalls": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProjectUsage"];
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`. */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -9877,6 +10225,197 @@ export interface operations {
         };
     };
     "sessions.archive": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key stores its answer (not a 5xx) for 24 hours; the same key with the same method, path and body replays it with `Idempotent-Replayed: true`; with another request it is a 409 `idempotency.conflict`, and while the first is still running a 409 `idempotency.in_progress`.
+                 * @example 6f1c2a70-2f5e-4a53-9a57-1f0c2b1d9e11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example proj_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                projectId: string;
+                /** @example sess_01JD3ZK8Q4W5X6Y7Z8A9B0C1D2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "projectId": "string",
+                     *       "agent": {
+                     *         "id": "string",
+                     *         "version": 0
+                     *       },
+                     *       "title": "string",
+                     *       "metadata": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "status": "idle",
+                     *       "stopReason": "end_turn",
+                     *       "pendingActions": [
+                     *         {
+                     *           "toolUseId": "string",
+                     *           "kind": "confirmation",
+                     *           "name": "string"
+                     *         }
+                     *       ],
+                     *       "environmentId": "string",
+                     *       "vaultIds": [
+                     *         "string"
+                     *       ],
+                     *       "resources": [
+                     *         {
+                     *           "memoryStoreId": "string",
+                     *           "memoryStoreName": "string",
+                     *           "mode": "read-only"
+                     *         }
+                     *       ],
+                     *       "parentSessionId": "string",
+                     *       "forkedFrom": {
+                     *         "sessionId": "string",
+                     *         "seq": 0
+                     *       },
+                     *       "lastSeq": 0,
+                     *       "usage": {
+                     *         "inputTokens": 0,
+                     *         "outputTokens": 0,
+                     *         "cacheReadInputTokens": 0,
+                     *         "cacheWriteInputTokens": 0,
+                     *         "reasoningTokens": 0,
+                     *         "costUsd": 0
+                     *       },
+                     *       "outcome": {
+                     *         "state": "pending",
+                     *         "revisions": 0,
+                     *         "maxRevisions": 0
+                     *       },
+                     *       "createdAt": "2019-08-24T14:15:22Z",
+                     *       "updatedAt": "2019-08-24T14:15:22Z",
+                     *       "archivedAt": "2019-08-24T14:15:22Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid request. Codes: `request.invalid`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. Codes: `project.not_found`, `session.not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state. Codes: `idempotency.conflict`, `idempotency.in_progress`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large. Codes: `request.too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "sessions.unarchive": {
         parameters: {
             query?: never;
             header?: {
@@ -13059,7 +13598,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Differences with a baseline over the cases both experiments ran (`delta` = experiment − baseline) */
+            /** @description Differences with a baseline over the cases both experiments ran (matched by dataset case; `delta` = experiment − baseline), over the scorer types both use */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13088,7 +13627,9 @@ export interface operations {
                      *             "experiment": 0,
                      *             "baseline": 0,
                      *             "delta": 0
-                     *           }
+                     *           },
+                     *           "regressions": 0,
+                     *           "improvements": 0
                      *         }
                      *       ],
                      *       "regressions": [
@@ -13101,6 +13642,44 @@ export interface operations {
                      *         {
                      *           "caseId": "stringst",
                      *           "position": 0
+                     *         }
+                     *       ],
+                     *       "cases": [
+                     *         {
+                     *           "caseId": "stringst",
+                     *           "position": 0,
+                     *           "change": "regression",
+                     *           "input": "string",
+                     *           "expected": "string",
+                     *           "experiment": {
+                     *             "status": "completed",
+                     *             "output": "string",
+                     *             "error": "string",
+                     *             "latencyMs": 0,
+                     *             "sessionId": "string"
+                     *           },
+                     *           "baseline": {
+                     *             "status": "completed",
+                     *             "output": "string",
+                     *             "error": "string",
+                     *             "latencyMs": 0,
+                     *             "sessionId": "string"
+                     *           },
+                     *           "scorers": [
+                     *             {
+                     *               "type": "contains",
+                     *               "experiment": {
+                     *                 "passed": true,
+                     *                 "score": 0
+                     *               },
+                     *               "baseline": {
+                     *                 "passed": true,
+                     *                 "score": 0
+                     *               },
+                     *               "delta": 0,
+                     *               "change": "regression"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -22331,6 +22910,175 @@ export interface operations {
             };
             /** @description Request body is not JSON. Codes: `request.unsupported_media_type`. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "models.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model catalogue of this server */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "string",
+                     *           "provider": "anthropic",
+                     *           "available": true,
+                     *           "unavailableReason": "string",
+                     *           "contextWindow": 0,
+                     *           "maxOutputTokens": 0,
+                     *           "pricing": {
+                     *             "input": 0,
+                     *             "output": 0,
+                     *             "cachedInputRead": 0,
+                     *             "cachedInputWrite": 0
+                     *           },
+                     *           "capabilities": {
+                     *             "tools": true,
+                     *             "images": true,
+                     *             "reasoning": true,
+                     *             "promptCaching": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CatalogueModelList"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "tools.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The built-in tools of this server */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "web_fetch",
+                     *           "description": "string",
+                     *           "readOnly": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BuiltinToolList"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;

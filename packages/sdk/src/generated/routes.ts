@@ -35,10 +35,12 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
   sessions: {
     create: ["POST", "/v1/projects/:projectId/sessions", "body"],
     list: ["GET", "/v1/projects/:projectId/sessions", "query cursor"],
+    usage: ["GET", "/v1/projects/:projectId/usage", "query"],
     get: ["GET", "/v1/projects/:projectId/sessions/:id", ""],
     update: ["PATCH", "/v1/projects/:projectId/sessions/:id", "body"],
     remove: ["DELETE", "/v1/projects/:projectId/sessions/:id", ""],
     archive: ["POST", "/v1/projects/:projectId/sessions/:id/archive", ""],
+    unarchive: ["POST", "/v1/projects/:projectId/sessions/:id/unarchive", ""],
     fork: ["POST", "/v1/projects/:projectId/sessions/:id/fork", "body"],
     ingestEvents: ["POST", "/v1/projects/:projectId/sessions/:id/events", "body"],
     listEvents: ["GET", "/v1/projects/:projectId/sessions/:id/events", "query seq"],
@@ -147,5 +149,11 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
     publish: ["POST", "/v1/projects/:projectId/serverless-tools/:id", "body"],
     listVersions: ["GET", "/v1/projects/:projectId/serverless-tools/:id/versions", "query cursor"],
     archive: ["POST", "/v1/projects/:projectId/serverless-tools/:id/archive", ""],
+  },
+  models: {
+    list: ["GET", "/v1/models", ""],
+  },
+  tools: {
+    list: ["GET", "/v1/tools", ""],
   },
 };

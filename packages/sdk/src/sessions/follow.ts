@@ -25,6 +25,11 @@ export interface FollowOptions {
    * streamed text back.
    */
   deltas?: boolean;
+  /**
+   * Told when the stream connects (`"open"`) and when it is lost and a reconnection is pending (`"reconnecting"`),
+   * e.g. to show whether a view is live.
+   */
+  onConnection?: (state: "open" | "reconnecting") => void;
 }
 
 /** What a follower with `deltas: true` yields: log entries, live deltas and withdrawals (tell them apart by `type`). */
@@ -108,6 +113,7 @@ async function* followItems(
         lastFailure = error;
         retryAfter = response.headers.get("retry-after");
       } else {
+        options.onConnection?.("open");
         for await (const message of parseSse(response.body, rearm)) {
           if (message.id === undefined) {
             // A live delta (no `id:`): passed on as is, never counted as a position.
@@ -137,6 +143,8 @@ async function* followItems(
       clearTimeout(watchdog);
       attempt.abort();
     }
+    if (userAborted()) return;
+    options.onConnection?.("reconnecting");
     if (++failures > maxReconnects) {
       throw new ConnectionError(`Lost ${url} after ${maxReconnects} reconnections`, { cause: lastFailure });
     }

@@ -35,7 +35,7 @@ export {
   saveSessionLoopSettings,
 } from "./loop-settings.js";
 export { initialOutcome } from "./outcome-state.js";
-export { archiveSession, deleteSession, renameSession } from "./session-admin.js";
+export { archiveSession, deleteSession, renameSession, unarchiveSession } from "./session-admin.js";
 export { sessionAtWork } from "./session-at-work.js";
 export {
   childOfToolUse,
@@ -52,3 +52,4 @@ export { type ExecutionSettings, type SessionRow, toSession } from "./session-ro
 export { readTurnForCase, type TurnForCase } from "./turn-for-case.js";
 export { requestTurn, SESSION_TURN_JOB, SESSION_TURN_KIND, turnDueInMs } from "./turn-job.js";
 export type { StoredInputScreen } from "./user-events.js";
+export { projectUsageByDay } from "./usage-by-day.js";

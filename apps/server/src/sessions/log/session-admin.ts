@@ -33,6 +33,16 @@ export function archiveSession(pool: pg.Pool, projectId: string, id: string): Pr
   );
 }
 
+/** Idempotent: an active session is returned unchanged; an archived one accepts events again. */
+export function unarchiveSession(pool: pg.Pool, projectId: string, id: string): Promise<Session> {
+  return updateOne(
+    pool,
+    `UPDATE sessions SET "archivedAt" = NULL WHERE "id" = $1 AND "projectId" = $2 RETURNING ${SESSION_COLUMNS}`,
+    [id, projectId],
+    id,
+  );
+}
+
 /** The log and the loop's rows go with the session (foreign keys ON DELETE CASCADE). */
 export async function deleteSession(pool: pg.Pool, projectId: string, id: string): Promise<void> {
   const { rowCount } = await pool.query(`DELETE FROM sessions WHERE "id" = $1 AND "projectId" = $2`, [id, projectId]);

@@ -53,7 +53,8 @@ function metadataFilter(metadata: Record<string, string> | undefined): Record<st
 
 /**
  * Newest first. `metadata[key]=value` filters are one JSONB containment test (`metadata @> {...}`), served by the GIN
- * index on `metadata`; the cursor is bound to the whole filter set.
+ * index on `metadata`; `stopReason` and `search` (title substring) filter the rows of the project's newest-first index
+ * scan, which stops at the page's last row. The cursor is bound to the whole filter set.
  */
 export async function listSessions(
   pool: pg.Pool,
@@ -61,7 +62,14 @@ export async function listSessions(
   query: SessionListQueryInput,
 ): Promise<CursorPage<Session>> {
   const metadata = metadataFilter(query.metadata);
-  const filters = { agent: query.agent, status: query.status, archived: query.archived, metadata };
+  const filters = {
+    agent: query.agent,
+    status: query.status,
+    stopReason: query.stopReason,
+    search: query.search,
+    archived: query.archived,
+    metadata,
+  };
   const after = decodeCursor(query.cursor, filters);
   const where = ['"projectId" = $1'];
   const params: unknown[] = [projectId];
@@ -71,6 +79,10 @@ export async function listSessions(
   };
   if (query.agent !== undefined) add((n) => `"agentId" = $${n}`, query.agent);
   if (query.status !== undefined) add((n) => `"status" = $${n}`, query.status);
+  if (query.stopReason !== undefined) add((n) => `"stopReason" = $${n}`, query.stopReason);
+  // A substring test (no pattern characters to escape); it filters the rows the newest-first index scan reads.
+  if (query.search !== undefined)
+    add((n) => `(strpos(lower("title"), lower($${n})) > 0 OR "id" = $${n})`, query.search);
   if (query.archived !== undefined) where.push(`"archivedAt" IS ${query.archived === "true" ? "NOT NULL" : "NULL"}`);
   if (metadata) add((n) => `"metadata" @> $${n}::jsonb`, JSON.stringify(metadata));
   if (after !== undefined) add((n) => `"id" < $${n}`, after);

@@ -1,7 +1,8 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { LongText } from "../components/long-text.js";
-import { formatJson, textOf } from "../lib/format.js";
-import type { TimelineRow } from "./timeline-rows.js";
+import { LongText } from "../../components/long-text.js";
+import { formatDuration, formatJson } from "../../lib/format.js";
+import type { TimelineRow } from "../timeline-rows.js";
 
 type ToolRowData = Extract<TimelineRow, { kind: "tool" }>;
 
@@ -13,7 +14,19 @@ function toolLabel(row: ToolRowData): { kind: string; name: string } {
   return { kind: "Tool", name: use.name };
 }
 
-export function ToolRow({
+/** A result's parts as text: binary parts (images, audio) of MCP results are named, they are artifacts of the session. */
+function resultText(content: NonNullable<ToolRowData["result"]>["content"]): string {
+  return content
+    .map((part) =>
+      part.type === "text"
+        ? (part.text ?? "")
+        : `[${part.type} ${part.mimeType ?? ""}: artifact ${part.artifactId ?? ""}]`,
+    )
+    .join("\n");
+}
+
+/** A tool use with its confirmation, its result (or error) and how long it took, collapsible. */
+export function ToolEntry({
   row,
   open,
   onToggle,
@@ -22,7 +35,7 @@ export function ToolRow({
   row: ToolRowData;
   open: boolean;
   onToggle(): void;
-  actions?: React.ReactNode;
+  actions?: ReactNode;
 }) {
   const { kind, name } = toolLabel(row);
   const requiresConfirmation = "requiresConfirmation" in row.use && row.use.requiresConfirmation === true;
@@ -34,6 +47,7 @@ export function ToolRow({
       ? "denied"
       : "pending";
   const bodyId = `tool-${row.use.id}`;
+  const took = row.result ? Date.parse(row.result.createdAt) - Date.parse(row.use.createdAt) : undefined;
   return (
     <article className={`entry tool tool-${state}`} aria-label={`${kind} ${name}`}>
       <header>
@@ -46,6 +60,7 @@ export function ToolRow({
             {row.confirmation ? `confirmation: ${row.confirmation.result}` : "needs confirmation"}
           </span>
         )}
+        {took !== undefined && <span className="meta">{formatDuration(took)}</span>}
         {row.childSessions.map((id) => (
           <Link key={id} to={`/sessions/${id}`} className="child-link">
             child session {id}
@@ -57,11 +72,14 @@ export function ToolRow({
         <div id={bodyId} className="tool-body">
           <h4>Input</h4>
           <pre>{formatJson(row.use.input)}</pre>
-          {row.confirmation?.denyMessage && <p className="muted">Denied: {row.confirmation.denyMessage}</p>}
+          {/* The reason is the result's text once the result is in: shown once. */}
+          {row.confirmation?.denyMessage && !row.result && (
+            <p className="muted">Denied: {row.confirmation.denyMessage}</p>
+          )}
           {row.result && (
             <>
-              <h4>{row.result.isError ? "Error" : "Result"}</h4>
-              <LongText text={textOf(row.result.content)} />
+              <h4>{row.result.isError ? (row.confirmation?.result === "deny" ? "Denied" : "Error") : "Result"}</h4>
+              <LongText text={resultText(row.result.content)} />
             </>
           )}
         </div>
