@@ -8,6 +8,7 @@ import { ListFooter, usePagedList } from "../components/paged.js";
 import { ErrorNote, QueryState } from "../components/query-state.js";
 import { formatTime } from "../lib/format.js";
 import { configText, modelLabel } from "./agent-config.js";
+import { GuardrailsView } from "./guardrails-view.js";
 import { StartSession } from "./start-session.js";
 import { VersionDiff } from "./version-diff.js";
 
@@ -47,8 +48,10 @@ export default function AgentPage() {
             <h2 id="config-heading">Configuration (version {a.version})</h2>
             <h3>System prompt</h3>
             {a.system ? <LongText text={a.system} /> : <p className="muted">None.</p>}
+            <h3>Guardrails</h3>
+            <GuardrailsView guardrails={a.guardrails} />
             <h3>Everything else</h3>
-            <pre>{configText({ ...a, system: "" })}</pre>
+            <pre>{configText({ ...a, system: "", guardrails: undefined })}</pre>
           </section>
         </>
       )}

@@ -15,11 +15,12 @@ const SHOW = {
   "": { label: "All sessions" },
   waiting: { label: "Waiting for you", stopReason: "requires_action", status: "idle" },
   errors: { label: "Errors", stopReason: "error" },
+  blocked: { label: "Blocked by a guardrail", stopReason: "guardrail_blocked" },
   running: { label: "Running", status: "running" },
   idle: { label: "Idle", status: "idle" },
 } as const satisfies Record<
   string,
-  { label: string; stopReason?: "requires_action" | "error"; status?: "idle" | "running" }
+  { label: string; stopReason?: "requires_action" | "error" | "guardrail_blocked"; status?: "idle" | "running" }
 >;
 type Show = keyof typeof SHOW;
 

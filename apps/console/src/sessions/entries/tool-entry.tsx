@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { LongText } from "../../components/long-text.js";
 import { formatDuration, formatJson } from "../../lib/format.js";
 import type { TimelineRow } from "../timeline-rows.js";
+import { GuardrailBadges } from "./guardrail-badges.js";
 
 type ToolRowData = Extract<TimelineRow, { kind: "tool" }>;
 
@@ -61,6 +62,7 @@ export function ToolEntry({
           </span>
         )}
         {took !== undefined && <span className="meta">{formatDuration(took)}</span>}
+        <GuardrailBadges decisions={row.guardrails} />
         {row.childSessions.map((id) => (
           <Link key={id} to={`/sessions/${id}`} className="child-link">
             child session {id}
