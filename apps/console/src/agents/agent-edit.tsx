@@ -7,13 +7,13 @@ import { Field } from "../components/field.js";
 import { fieldErrors } from "../components/field-errors.js";
 import { FormErrors } from "../components/form-errors.js";
 import { PageHeading } from "../components/page-heading.js";
+import { PairsEditor } from "../components/pairs-editor.js";
 import { QueryState } from "../components/query-state.js";
 import { sameConfig } from "./agent-config.js";
 import { type AgentDraft, draftOf, modelOf, SchemaError, toolsOf } from "./editor/draft.js";
 import { guardrailErrors, guardrailOf, missingSettings } from "./editor/guardrail-draft.js";
 import { GuardrailsEditor } from "./editor/guardrails-editor.js";
 import { ModelPicker } from "./editor/model-picker.js";
-import { PairsEditor } from "./editor/pairs-editor.js";
 import { PermissionsEditor } from "./editor/permissions-editor.js";
 import { ToolsEditor } from "./editor/tools-editor.js";
 
