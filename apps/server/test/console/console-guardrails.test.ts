@@ -1,3 +1,4 @@
+import type { Guardrail } from "@agent-platform/sdk";
 import { describe, expect, it } from "vitest";
 import {
   axeViolations,
@@ -14,8 +15,8 @@ const s = consoleSuite({ fakeModel: true });
 
 const CARD = "4111 1111 1111 1111";
 const AWS_KEY = "AKIAIOSFODNN7EXAMPLE";
-const redactCards = { stage: "input", check: { type: "pii", kinds: ["card_number"] }, action: "redact" } as const;
-const blockSecretsOut = { stage: "output", check: { type: "secrets" }, action: "block" } as const;
+const redactCards: Guardrail = { stage: "input", check: { type: "pii", kinds: ["card_number"] }, action: "redact" };
+const blockSecretsOut: Guardrail = { stage: "output", check: { type: "secrets" }, action: "block" };
 
 describe.skipIf(!hasChromium)("guardrails in the console", () => {
   it("shows a redaction and a block as decisions on the session page, and marks the blocked turn", async () => {

@@ -29,7 +29,9 @@ export const CatalogueModelListSchema = z
 
 export const CatalogueEmbeddingModelSchema = z
   .object({
-    id: z.string().describe("`<provider>/<model-id>`, as a knowledge base's or memory store's `embeddingModel` names it"),
+    id: z
+      .string()
+      .describe("`<provider>/<model-id>`, as a knowledge base's or memory store's `embeddingModel` names it"),
     provider: z.enum(MODEL_PROVIDERS),
     available: z
       .boolean()

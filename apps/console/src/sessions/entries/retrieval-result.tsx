@@ -1,49 +1,7 @@
 import type { ReactNode } from "react";
-
-/** A passage as `knowledge_search` returns it to the model (runtime/tools/builtin/knowledge-search.ts). */
-interface Citation {
-  citation: string;
-  chunkId: string;
-  documentId: string;
-  title: string;
-  section?: string;
-  offsets: [number, number];
-  text: string;
-  score: number;
-  foundBy: string[];
-  metadata?: Record<string, string>;
-}
-
-/** An entry as `memory_search` returns it (runtime/tools/builtin/memory-search.ts). */
-interface MemoryFinding {
-  store: string;
-  key: string;
-  snippet: string;
-  bytes: number;
-  score: number;
-  foundBy: string[];
-}
+import { parseRetrieved } from "./retrieved.js";
 
 const RETRIEVER: Record<string, string> = { fulltext: "words", semantic: "meaning" };
-
-function parse(text: string): { results: unknown[]; note?: string } | undefined {
-  try {
-    const value = JSON.parse(text) as { results?: unknown; note?: unknown };
-    if (!value || !Array.isArray(value.results)) return undefined;
-    return { results: value.results, ...(typeof value.note === "string" ? { note: value.note } : {}) };
-  } catch {
-    return undefined;
-  }
-}
-
-const isCitation = (r: unknown): r is Citation => {
-  const c = r as Citation;
-  return typeof c?.title === "string" && typeof c.text === "string" && Array.isArray(c.offsets);
-};
-const isMemoryFinding = (r: unknown): r is MemoryFinding => {
-  const m = r as MemoryFinding;
-  return typeof m?.key === "string" && typeof m.snippet === "string";
-};
 
 /**
  * What `knowledge_search` and `memory_search` retrieved, readably: each cited passage with its document, section and
@@ -51,12 +9,10 @@ const isMemoryFinding = (r: unknown): r is MemoryFinding => {
  * Undefined when the result is not such a list (another tool, an older shape): the caller shows it as text.
  */
 export function retrievalView(tool: string, text: string): ReactNode | undefined {
-  if (tool !== "knowledge_search" && tool !== "memory_search") return undefined;
-  const parsed = parse(text);
+  const parsed = parseRetrieved(tool, text);
   if (!parsed) return undefined;
-  if (tool === "knowledge_search") {
-    if (!parsed.results.every(isCitation)) return undefined;
-    const citations = parsed.results as Citation[];
+  if (parsed.tool === "knowledge_search") {
+    const citations = parsed.citations;
     return (
       <div className="citations">
         {parsed.note && <p className="muted small">{parsed.note}</p>}
@@ -87,8 +43,7 @@ export function retrievalView(tool: string, text: string): ReactNode | undefined
       </div>
     );
   }
-  if (!parsed.results.every(isMemoryFinding)) return undefined;
-  const findings = parsed.results as MemoryFinding[];
+  const findings = parsed.findings;
   return (
     <div className="citations">
       {parsed.note && <p className="muted small">{parsed.note}</p>}
