@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useClient } from "../auth/session.js";
 import { fieldErrors } from "../components/field-errors.js";
+import { FieldMessages } from "../components/field-messages.js";
 import { FormErrors } from "../components/form-errors.js";
 import { PairsEditor } from "../components/pairs-editor.js";
 import { formatBytes } from "../lib/format.js";
@@ -68,12 +69,7 @@ export function AddDocument({ knowledgeBaseId }: { knowledgeBaseId: string }) {
     },
   });
   const errors = fieldErrors(add.error, ["title", "content", "contentType", "metadata"]);
-  const show = (field: string) =>
-    (errors.byField.get(field) ?? []).map((m) => (
-      <span key={m} className="field-error" role="alert">
-        {m}
-      </span>
-    ));
+  const show = (field: string) => <FieldMessages messages={errors.byField.get(field)} />;
 
   async function readFile(file: File | undefined) {
     setFileError("");

@@ -2,10 +2,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useClient } from "../auth/session.js";
+import { DeletableHeader } from "../components/deletable-header.js";
 import { LongText } from "../components/long-text.js";
-import { PageHeading } from "../components/page-heading.js";
 import { ListFooter, usePagedList } from "../components/paged.js";
-import { ErrorNote, QueryState } from "../components/query-state.js";
+import { QueryState } from "../components/query-state.js";
 import { VirtualTbody } from "../components/virtual-rows.js";
 import { formatBytes, formatTime, formatUsd, plural } from "../lib/format.js";
 import { DocumentStatus } from "./document-status.js";
@@ -43,22 +43,12 @@ export default function DocumentPage() {
     <QueryState query={document}>
       {(d) => (
         <>
-          <header className="page-header">
-            <PageHeading title={d.title} />
-            <span className="badge">{plural(d.chunkCount, "passage")}</span>
-            <span className="spacer" />
-            <button
-              type="button"
-              className="danger"
-              disabled={remove.isPending}
-              onClick={() => {
-                if (window.confirm(`Delete “${d.title}” and its passages?`)) remove.mutate();
-              }}
-            >
-              Delete
-            </button>
-            <ErrorNote error={remove.error} />
-          </header>
+          <DeletableHeader
+            title={d.title}
+            badge={plural(d.chunkCount, "passage")}
+            question={`Delete “${d.title}” and its passages?`}
+            remove={remove}
+          />
           <p className="muted">
             In <Link to={`/knowledge-bases/${id}`}>{base.data?.name ?? id}</Link> · <code>{d.id}</code> ·{" "}
             {d.contentType} · {formatBytes(d.bytes)} · added {formatTime(d.createdAt)} · embedding{" "}

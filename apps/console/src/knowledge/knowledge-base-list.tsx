@@ -1,28 +1,26 @@
-import { isApiError } from "@agent-platform/sdk";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { useSignedIn } from "../auth/session.js";
 import { curlSnippet, EmptyState } from "../components/empty-state.js";
 import { fieldErrors } from "../components/field-errors.js";
+import { FieldMessages } from "../components/field-messages.js";
 import { FormErrors } from "../components/form-errors.js";
 import { PageHeading } from "../components/page-heading.js";
-import { ListFooter, usePagedList } from "../components/paged.js";
-import { QueryState } from "../components/query-state.js";
-import { VirtualTbody } from "../components/virtual-rows.js";
-import { formatTime } from "../lib/format.js";
+import { usePagedList } from "../components/paged.js";
+import { EmbeddedResources } from "../retrieval/embedded-resources.js";
+import { DEFAULT_EMBEDDING_DRAFT, embeddingModelOf } from "../retrieval/embedding-model-picker.js";
 import {
-  DEFAULT_EMBEDDING_DRAFT,
-  type EmbeddingModelDraft,
-  EmbeddingModelPicker,
-  embeddingModelOf,
-} from "../retrieval/embedding-model-picker.js";
-import { EmbeddingState } from "./embedding-state.js";
+  RESOURCE_FIELDS,
+  ResourceFields,
+  type ResourceFieldsDraft,
+  shownByResourceFields,
+} from "../retrieval/resource-fields.js";
 
 /** The project's knowledge bases (paged to the end), and a form that creates one. */
 export default function KnowledgeBaseList() {
   const { client, context } = useSignedIn();
-  const { query, items } = usePagedList(["knowledge-bases"], (cursor) =>
+  const list = usePagedList(["knowledge-bases"], (cursor) =>
     client.knowledgeBases.list({ limit: 100, ...(cursor ? { cursor } : {}) }),
   );
   return (
@@ -34,50 +32,22 @@ export default function KnowledgeBaseList() {
         ). An agent searches the bases its configuration lists (<code>knowledgeBases</code>).
       </p>
       <NewKnowledgeBase />
-      <QueryState query={query}>
-        {() =>
-          items.length === 0 ? (
-            <EmptyState
-              title="No knowledge base yet"
-              snippet={curlSnippet("POST", `/v1/projects/${context.project.id}/knowledge-bases`, { name: "handbook" })}
-            >
-              <p>Create one above, or with the SDK or curl:</p>
-            </EmptyState>
-          ) : (
-            <>
-              <table className="list stack" aria-label="Knowledge bases">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Documents</th>
-                    <th scope="col">Embedding model</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <VirtualTbody
-                  items={items}
-                  columns={4}
-                  keyOf={(kb) => kb.id}
-                  row={(kb, props) => (
-                    <tr key={kb.id} {...props}>
-                      <td data-label="Name">
-                        <Link to={`/knowledge-bases/${kb.id}`}>{kb.name}</Link>
-                        {kb.description && <div className="muted small">{kb.description}</div>}
-                      </td>
-                      <td data-label="Documents">{kb.documentCount}</td>
-                      <td data-label="Embedding model">
-                        <EmbeddingState model={kb.embeddingModel} embedding={kb.embedding} />
-                      </td>
-                      <td data-label="Updated">{formatTime(kb.updatedAt)}</td>
-                    </tr>
-                  )}
-                />
-              </table>
-              <ListFooter query={query} count={items.length} noun="knowledge bases" />
-            </>
-          )
+      <EmbeddedResources
+        label="Knowledge bases"
+        noun="knowledge bases"
+        path="/knowledge-bases"
+        countLabel="Documents"
+        countOf={(kb) => kb.documentCount}
+        list={list}
+        empty={
+          <EmptyState
+            title="No knowledge base yet"
+            snippet={curlSnippet("POST", `/v1/projects/${context.project.id}/knowledge-bases`, { name: "handbook" })}
+          >
+            <p>Create one above, or with the SDK or curl:</p>
+          </EmptyState>
         }
-      </QueryState>
+      />
     </>
   );
 }
@@ -86,21 +56,23 @@ function NewKnowledgeBase() {
   const { client } = useSignedIn();
   const navigate = useNavigate();
   const queries = useQueryClient();
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [model, setModel] = useState<EmbeddingModelDraft>(DEFAULT_EMBEDDING_DRAFT);
+  const [fields, setFields] = useState<ResourceFieldsDraft>({
+    name: "",
+    description: "",
+    model: DEFAULT_EMBEDDING_DRAFT,
+  });
   const [maxTokens, setMaxTokens] = useState("");
   const [overlapTokens, setOverlapTokens] = useState("");
   const create = useMutation({
     mutationFn: () => {
-      const embeddingModel = embeddingModelOf(model);
+      const embeddingModel = embeddingModelOf(fields.model);
       const chunking = {
         ...(maxTokens.trim() ? { maxTokens: Number(maxTokens) } : {}),
         ...(overlapTokens.trim() ? { overlapTokens: Number(overlapTokens) } : {}),
       };
       return client.knowledgeBases.create({
-        name: name.trim(),
-        ...(description.trim() ? { description: description.trim() } : {}),
+        name: fields.name.trim(),
+        ...(fields.description.trim() ? { description: fields.description.trim() } : {}),
         ...(embeddingModel ? { embeddingModel } : {}),
         ...(Object.keys(chunking).length ? { chunking } : {}),
       } as Parameters<typeof client.knowledgeBases.create>[0]);
@@ -110,41 +82,17 @@ function NewKnowledgeBase() {
       navigate(`/knowledge-bases/${kb.id}`);
     },
   });
-  const errors = fieldErrors(create.error, ["name", "description", "embeddingModel", "chunking"]);
-  const show = (field: string) =>
-    (errors.byField.get(field) ?? []).map((m) => (
-      <span key={m} className="field-error" role="alert">
-        {m}
-      </span>
-    ));
+  const errors = fieldErrors(create.error, [...RESOURCE_FIELDS, "chunking"]);
   return (
     <form
       className="inline-form"
       aria-label="New knowledge base"
       onSubmit={(e) => {
         e.preventDefault();
-        if (name.trim()) create.mutate();
+        if (fields.name.trim()) create.mutate();
       }}
     >
-      <label>
-        Name
-        <input value={name} maxLength={200} required onChange={(e) => setName(e.target.value)} />
-        {show("name")}
-      </label>
-      <label className="grow">
-        Description (optional)
-        <input value={description} maxLength={2000} onChange={(e) => setDescription(e.target.value)} />
-      </label>
-      <div className="label-like">
-        <label htmlFor="new-kb-embedding">Embedding model</label>
-        <EmbeddingModelPicker id="new-kb-embedding" value={model} onChange={setModel} />
-        {show("embeddingModel")}
-        {isApiError(create.error, "embedding.invalid_model") && (
-          <span className="field-error" role="alert">
-            {create.error.message}
-          </span>
-        )}
-      </div>
+      <ResourceFields id="new-kb" value={fields} onChange={setFields} error={create.error} />
       <label>
         Passage tokens
         <input
@@ -164,16 +112,12 @@ function NewKnowledgeBase() {
           onChange={(e) => setOverlapTokens(e.target.value)}
           size={6}
         />
-        {show("chunking")}
+        <FieldMessages messages={errors.byField.get("chunking")} />
       </label>
-      <button type="submit" className="primary" disabled={create.isPending || !name.trim()}>
+      <button type="submit" className="primary" disabled={create.isPending || !fields.name.trim()}>
         Create knowledge base
       </button>
-      <FormErrors
-        error={create.error}
-        other={errors.other}
-        shown={isApiError(create.error, "embedding.invalid_model")}
-      />
+      <FormErrors error={create.error} other={errors.other} shown={shownByResourceFields(create.error)} />
     </form>
   );
 }

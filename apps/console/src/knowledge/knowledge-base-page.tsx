@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useClient } from "../auth/session.js";
-import { PageHeading } from "../components/page-heading.js";
+import { DeletableHeader } from "../components/deletable-header.js";
 import { ListFooter, usePagedList } from "../components/paged.js";
 import { ErrorNote, QueryState } from "../components/query-state.js";
 import { VirtualTbody } from "../components/virtual-rows.js";
@@ -95,24 +95,12 @@ function BaseHeader({ kb }: { kb: KnowledgeBase }) {
     },
   });
   return (
-    <header className="page-header">
-      <PageHeading title={kb.name} />
-      <span className="badge">{plural(kb.documentCount, "document")}</span>
-      <span className="spacer" />
-      <button
-        type="button"
-        className="danger"
-        disabled={remove.isPending}
-        onClick={() => {
-          if (window.confirm(`Delete ${kb.name} and all its documents? Agents that list it then find nothing in it.`)) {
-            remove.mutate();
-          }
-        }}
-      >
-        Delete
-      </button>
-      <ErrorNote error={remove.error} />
-    </header>
+    <DeletableHeader
+      title={kb.name}
+      badge={plural(kb.documentCount, "document")}
+      question={`Delete ${kb.name} and all its documents? Agents that list it then find nothing in it.`}
+      remove={remove}
+    />
   );
 }
 

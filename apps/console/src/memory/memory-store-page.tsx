@@ -3,10 +3,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { useClient } from "../auth/session.js";
+import { DeletableHeader } from "../components/deletable-header.js";
 import { fieldErrors } from "../components/field-errors.js";
+import { FieldMessages } from "../components/field-messages.js";
 import { FormErrors } from "../components/form-errors.js";
 import { LongText } from "../components/long-text.js";
-import { PageHeading } from "../components/page-heading.js";
 import { ListFooter, usePagedList } from "../components/paged.js";
 import { ErrorNote, QueryState } from "../components/query-state.js";
 import { VirtualTbody } from "../components/virtual-rows.js";
@@ -66,24 +67,12 @@ function StoreHeader({ store }: { store: MemoryStore }) {
     },
   });
   return (
-    <header className="page-header">
-      <PageHeading title={store.name} />
-      <span className="badge">{store.entryCount === 1 ? "1 entry" : `${formatNumber(store.entryCount)} entries`}</span>
-      <span className="spacer" />
-      <button
-        type="button"
-        className="danger"
-        disabled={remove.isPending}
-        onClick={() => {
-          if (window.confirm(`Delete ${store.name} and its entries? Sessions that mount it then read nothing.`)) {
-            remove.mutate();
-          }
-        }}
-      >
-        Delete
-      </button>
-      <ErrorNote error={remove.error} />
-    </header>
+    <DeletableHeader
+      title={store.name}
+      badge={store.entryCount === 1 ? "1 entry" : `${formatNumber(store.entryCount)} entries`}
+      question={`Delete ${store.name} and its entries? Sessions that mount it then read nothing.`}
+      remove={remove}
+    />
   );
 }
 
@@ -131,20 +120,12 @@ function PutEntry({ storeId }: { storeId: string }) {
         <label>
           Key
           <input value={key} placeholder="customers/acme.md" maxLength={512} onChange={(e) => setKey(e.target.value)} />
-          {(errors.byField.get("key") ?? []).map((m) => (
-            <span key={m} className="field-error" role="alert">
-              {m}
-            </span>
-          ))}
+          <FieldMessages messages={errors.byField.get("key")} />
         </label>
         <label className="grow">
           Content (replaces the entry of that key)
           <textarea rows={3} value={content} onChange={(e) => setContent(e.target.value)} />
-          {(errors.byField.get("content") ?? []).map((m) => (
-            <span key={m} className="field-error" role="alert">
-              {m}
-            </span>
-          ))}
+          <FieldMessages messages={errors.byField.get("content")} />
         </label>
         <button type="submit" className="primary" disabled={put.isPending || !key.trim() || !content}>
           Save entry
