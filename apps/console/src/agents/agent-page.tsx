@@ -50,6 +50,7 @@ export default function AgentPage() {
             {a.system ? <LongText text={a.system} /> : <p className="muted">None.</p>}
             <h3>Guardrails</h3>
             <GuardrailsView guardrails={a.guardrails} />
+            <Retrieval agent={a} />
             <h3>Everything else</h3>
             <pre>{configText({ ...a, system: "", guardrails: undefined })}</pre>
           </section>
@@ -164,6 +165,31 @@ function VersionTable({ agent, versions }: { agent: Agent; versions: Agent[] }) 
         </tbody>
       </table>
       <ErrorNote error={write.error} />
+    </>
+  );
+}
+
+/** The knowledge bases the agent may search and the memory stores it mounts, linked to their pages. */
+function Retrieval({ agent }: { agent: Agent }) {
+  const bases = agent.knowledgeBases ?? [];
+  const stores = agent.defaults?.resources ?? [];
+  if (bases.length === 0 && stores.length === 0) return null;
+  return (
+    <>
+      <h3>Knowledge and memory</h3>
+      <ul>
+        {bases.map((id) => (
+          <li key={id}>
+            knowledge base <Link to={`/knowledge-bases/${id}`}>{id}</Link>
+          </li>
+        ))}
+        {stores.map((mount) => (
+          <li key={mount.memoryStoreId}>
+            memory store <Link to={`/memory-stores/${mount.memoryStoreId}`}>{mount.memoryStoreName}</Link> ({mount.mode}
+            )
+          </li>
+        ))}
+      </ul>
     </>
   );
 }

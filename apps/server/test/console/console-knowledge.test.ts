@@ -213,12 +213,21 @@ describe.skipIf(!hasChromium)("knowledge bases and memory stores in the console"
     expect(await entries.textContent()).toContain("in customer-notes");
     await screenshot("session-retrieval");
     expect(await axeViolations(page)).toEqual([]);
+    // The agent's page links the base it searches and the store it mounts.
+    await page.getByRole("link", { name: "Retriever" }).click();
+    await page.getByRole("heading", { name: "Knowledge and memory" }).waitFor();
+    expect(await page.getByRole("link", { name: kb.id }).getAttribute("href")).toBe(
+      `/console/knowledge-bases/${kb.id}`,
+    );
+    expect(await page.getByRole("link", { name: "customer-notes" }).getAttribute("href")).toMatch(
+      /^\/console\/memory-stores\/ms_/,
+    );
     expect(unexpectedProblems(problems)).toEqual([]);
     expect(foreign).toEqual([]);
     await page.context().close();
   }, 120_000);
 
-  it("fits a 390-pixel-wide phone and passes axe in dark mode on the new pages", async () => {
+  it("fits a 390-pixel-wide phone and passes axe, light and dark, on the new pages", async () => {
     const kb = await s.platform.knowledgeBases.create({ name: "A base with a rather long name to wrap on phones" });
     const doc = await s.platform.knowledgeBases.createDocument(kb.id, {
       ...shipping,
@@ -244,13 +253,15 @@ describe.skipIf(!hasChromium)("knowledge bases and memory stores in the console"
       expect(await horizontalOverflow(page), name).toBe(0);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.emulateMedia({ colorScheme: "dark" });
-    for (const [name, path] of Object.entries(pages)) {
-      await page.goto(`${s.t.url}${path}`);
-      await page.locator("main h1").first().waitFor({ timeout: 15_000 });
-      await settled(page);
-      expect(await axeViolations(page), `${name} (dark)`).toEqual([]);
-      await screenshot(`dark-${name}`);
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [name, path] of Object.entries(pages)) {
+        await page.goto(`${s.t.url}${path}`);
+        await page.locator("main h1").first().waitFor({ timeout: 15_000 });
+        await settled(page);
+        expect(await axeViolations(page), `${name} (${scheme})`).toEqual([]);
+        await screenshot(`${scheme === "dark" ? "dark" : "page"}-${name}`);
+      }
     }
     expect(unexpectedProblems(problems)).toEqual([]);
     await page.context().close();
