@@ -81,6 +81,7 @@ describe.skipIf(!hasChromium)("knowledge bases and memory stores in the console"
     await results.getByText("No passage matches.").waitFor({ timeout: 10_000 });
     // …the hybrid search finds the refund passage by its meaning, and says which retriever found it.
     await search.getByLabel("Mode").selectOption("hybrid");
+    await search.getByLabel("Hits").fill("3");
     await search.getByRole("button", { name: "Search" }).click();
     const first = results.getByRole("listitem").first();
     await expect.poll(() => first.getAttribute("aria-label"), { timeout: 10_000 }).toBe("Hit 1: Billing handbook");
@@ -90,6 +91,8 @@ describe.skipIf(!hasChromium)("knowledge bases and memory stores in the console"
     expect(await first.locator(".badge.retriever-semantic").textContent()).toMatch(/^meaning #1 /);
     expect(await first.locator(".badge.retriever-fulltext").count()).toBe(0);
     expect(await results.textContent()).toContain("searched by full text and meaning (openai/text-embedding-3-small");
+    expect(await results.getByRole("listitem").count()).toBe(3);
+    await screenshot("knowledge-search");
     // Filters: only the logistics team's document.
     await search.getByLabel("Metadata (key=value)").fill("team=logistics");
     await search.getByLabel("Search", { exact: true }).fill("when will my parcel arrive");
