@@ -102,7 +102,8 @@ function AgentForm({ agent }: { agent?: Agent }) {
     if (errors.size > 0 || missing.size > 0) return;
     const guardrails = draft.guardrails.map(guardrailOf);
     // An edit sends the guardrails only when they changed (the list replaces the whole list and publishes a version).
-    const sendGuardrails = agent ? !sameConfig(guardrails, agent.guardrails ?? []) : guardrails.length > 0;
+    // Compared as form rows: the rows of an untouched list are those of the agent's, whatever order its settings had.
+    const sendGuardrails = agent ? !sameConfig(draft.guardrails, draftOf(agent).guardrails) : guardrails.length > 0;
     sentTools.current = tools;
     save.mutate({
       name: draft.name,

@@ -201,6 +201,27 @@ describe.skipIf(!hasChromium)("guardrails in the console", () => {
     const saved = await s.platform.agents.get(agentId);
     expect(saved.version).toBe(2);
     expect(saved.guardrails?.map((g) => g.check.type)).toEqual(["pii"]);
+
+    // An edit of something else leaves the guardrails exactly as they were (not re-sent in another order).
+    const guardrails: Guardrail[] = [
+      {
+        stage: "input",
+        check: {
+          type: "pii",
+          kinds: ["card_number", "email"],
+          patterns: [{ name: "ticket", pattern: "T-\\d+", flags: "si" }],
+        },
+        action: "flag",
+      },
+    ];
+    const other = await s.platform.agents.create({ name: "Untouched", model: "builtin/echo", guardrails });
+    await page.goto(`${s.t.url}/console/agents/${other.id}/edit`);
+    await page.getByLabel("Description").fill("now with a description");
+    await page.getByRole("button", { name: "Save (publishes a new version)" }).click();
+    await page.getByRole("heading", { name: "Untouched", exact: true }).waitFor({ timeout: 10_000 });
+    const edited = await s.platform.agents.get(other.id);
+    expect(edited.description).toBe("now with a description");
+    expect(edited.guardrails).toEqual(guardrails);
     expect(unexpectedProblems(problems).filter((p) => !/status of 400/.test(p))).toEqual([]);
     expect(foreign).toEqual([]);
     await page.context().close();

@@ -146,7 +146,7 @@ export function guardrailOf(draft: GuardrailDraft): Guardrail {
     case "pii":
       check = {
         type: "pii",
-        ...(draft.kinds.length ? { kinds: PII_KINDS.filter((k) => draft.kinds.includes(k)) } : {}),
+        ...(draft.kinds.length ? { kinds: [...draft.kinds] } : {}),
         ...(draft.patterns.length
           ? {
               patterns: draft.patterns.map((p) => {
