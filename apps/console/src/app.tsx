@@ -23,6 +23,11 @@ const AutomationEdit = lazy(() => import("./automations/automation-edit.js"));
 const WebhookList = lazy(() => import("./admin/webhook-list.js"));
 const WebhookPage = lazy(() => import("./admin/webhook-page.js"));
 const UsagePage = lazy(() => import("./admin/usage-page.js"));
+const KnowledgeBaseList = lazy(() => import("./knowledge/knowledge-base-list.js"));
+const KnowledgeBasePage = lazy(() => import("./knowledge/knowledge-base-page.js"));
+const DocumentPage = lazy(() => import("./knowledge/document-page.js"));
+const MemoryStoreList = lazy(() => import("./memory/memory-store-list.js"));
+const MemoryStorePage = lazy(() => import("./memory/memory-store-page.js"));
 
 export function App() {
   const { signedIn, checking } = useAuth();
@@ -50,6 +55,11 @@ export function App() {
             <Route path="/automations/new" element={<AutomationEdit />} />
             <Route path="/automations/:id" element={<AutomationPage />} />
             <Route path="/automations/:id/edit" element={<AutomationEdit />} />
+            <Route path="/knowledge-bases" element={<KnowledgeBaseList />} />
+            <Route path="/knowledge-bases/:id" element={<KnowledgeBasePage />} />
+            <Route path="/knowledge-bases/:id/documents/:documentId" element={<DocumentPage />} />
+            <Route path="/memory-stores" element={<MemoryStoreList />} />
+            <Route path="/memory-stores/:id" element={<MemoryStorePage />} />
             <Route path="/usage" element={<UsagePage />} />
             {signedIn.isAdmin && <Route path="/webhooks" element={<WebhookList />} />}
             {signedIn.isAdmin && <Route path="/webhooks/:id" element={<WebhookPage />} />}

@@ -5,6 +5,8 @@ import { BrowserRouter } from "react-router";
 import { App } from "./app.js";
 import { AuthProvider } from "./auth/session.js";
 import "./styles.css";
+import "./guardrails/guardrails.css";
+import "./retrieval/retrieval.css";
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 } },

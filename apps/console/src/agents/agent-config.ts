@@ -15,6 +15,11 @@ export function configText(agent: Agent): string {
   return JSON.stringify(sortKeys(config), null, 2);
 }
 
+/** Whether two configuration values are the same, whatever the order of their keys. */
+export function sameConfig(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === "object") {

@@ -7,14 +7,26 @@ import { Field } from "../components/field.js";
 import { fieldErrors } from "../components/field-errors.js";
 import { FormErrors } from "../components/form-errors.js";
 import { PageHeading } from "../components/page-heading.js";
+import { PairsEditor } from "../components/pairs-editor.js";
 import { QueryState } from "../components/query-state.js";
+import { sameConfig } from "./agent-config.js";
 import { type AgentDraft, draftOf, modelOf, SchemaError, toolsOf } from "./editor/draft.js";
+import { guardrailErrors, guardrailOf, missingSettings } from "./editor/guardrail-draft.js";
+import { GuardrailsEditor } from "./editor/guardrails-editor.js";
 import { ModelPicker } from "./editor/model-picker.js";
-import { PairsEditor } from "./editor/pairs-editor.js";
 import { PermissionsEditor } from "./editor/permissions-editor.js";
 import { ToolsEditor } from "./editor/tools-editor.js";
 
-const FIELDS = ["name", "description", "model", "system", "tools", "toolPermissions", "metadata"] as const;
+const FIELDS = [
+  "name",
+  "description",
+  "model",
+  "system",
+  "tools",
+  "toolPermissions",
+  "metadata",
+  "guardrails",
+] as const;
 type FieldName = (typeof FIELDS)[number];
 
 /** Create (`/agents/new`) or edit (`/agents/:id/edit`): an edit sends the version it started from. */
@@ -26,8 +38,14 @@ export default function AgentEdit() {
   return <QueryState query={agent}>{(a) => <AgentForm agent={a} />}</QueryState>;
 }
 
-/** Errors the API reports with a code of their own rather than a field path, by the field they concern. */
-const CODE_FIELDS: Record<string, FieldName> = { "agent.invalid_model": "model" };
+/**
+ * Errors the API reports with a code of their own rather than a field path, by the field they concern: a model-backed
+ * guardrail's model is named "Guardrail 2 (…)" in the message, the agent's own model is not.
+ */
+function codedField(error: unknown): FieldName | undefined {
+  if (!isApiError(error, "agent.invalid_model")) return undefined;
+  return /^Guardrail \d+ \(/.test(error.message) ? "guardrails" : "model";
+}
 
 function AgentForm({ agent }: { agent?: Agent }) {
   const client = useClient();
@@ -35,6 +53,7 @@ function AgentForm({ agent }: { agent?: Agent }) {
   const navigate = useNavigate();
   const [draft, setDraft] = useState<AgentDraft>(() => draftOf(agent));
   const [localErrors, setLocalErrors] = useState<Map<string, string[]>>(new Map());
+  const [localGuardrailErrors, setLocalGuardrailErrors] = useState<Map<number, Map<string, string[]>>>(new Map());
   const sentTools = useRef<unknown[]>([]);
   const save = useMutation({
     mutationFn: async (body: Record<string, unknown>) =>
@@ -48,13 +67,19 @@ function AgentForm({ agent }: { agent?: Agent }) {
     },
   });
   const server = fieldErrors(save.error, FIELDS);
-  const coded = isApiError(save.error) ? CODE_FIELDS[save.error.code] : undefined;
+  const coded = codedField(save.error);
   const errorsOf = (field: FieldName) => [
     ...(localErrors.get(field) ?? []),
     ...(server.byField.get(field) ?? []).map((m) => (field === "tools" ? namedToolError(m, sentTools.current) : m)),
     ...(coded === field && isApiError(save.error) ? [save.error.message] : []),
   ];
   const set = (patch: Partial<AgentDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const guardrailProblems = guardrailErrors(errorsOf("guardrails"));
+  for (const [index, fields] of localGuardrailErrors) {
+    const merged = guardrailProblems.byGuardrail.get(index) ?? new Map<string, string[]>();
+    for (const [path, messages] of fields) merged.set(path, [...(merged.get(path) ?? []), ...messages]);
+    guardrailProblems.byGuardrail.set(index, merged);
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -69,8 +94,16 @@ function AgentForm({ agent }: { agent?: Agent }) {
     if (!draft.model.id.trim()) errors.set("model", ["choose a model"]);
     const duplicate = draft.metadata.map((m) => m.key.trim()).find((key, i, keys) => key && keys.indexOf(key) !== i);
     if (duplicate) errors.set("metadata", [`the key “${duplicate}” is there twice`]);
+    const missing = new Map(
+      draft.guardrails.map((g, i) => [i, missingSettings(g)] as const).filter(([, fields]) => fields.size > 0),
+    );
     setLocalErrors(errors);
-    if (errors.size > 0) return;
+    setLocalGuardrailErrors(missing);
+    if (errors.size > 0 || missing.size > 0) return;
+    const guardrails = draft.guardrails.map(guardrailOf);
+    // An edit sends the guardrails only when they changed (the list replaces the whole list and publishes a version).
+    // Compared as form rows: the rows of an untouched list are those of the agent's, whatever order its settings had.
+    const sendGuardrails = agent ? !sameConfig(draft.guardrails, draftOf(agent).guardrails) : guardrails.length > 0;
     sentTools.current = tools;
     save.mutate({
       name: draft.name,
@@ -82,6 +115,7 @@ function AgentForm({ agent }: { agent?: Agent }) {
         draft.permissions.filter((p) => p.tool.trim()).map((p) => [p.tool.trim(), p.policy]),
       ),
       metadata: Object.fromEntries(draft.metadata.filter((m) => m.key.trim()).map((m) => [m.key.trim(), m.value])),
+      ...(sendGuardrails ? { guardrails } : {}),
     });
   }
 
@@ -150,6 +184,24 @@ function AgentForm({ agent }: { agent?: Agent }) {
               onChange={(metadata) => set({ metadata })}
               labels={["Key", "Value"]}
               noun="metadata entry"
+            />
+          )}
+        </Field>
+        <Field
+          label="Guardrails"
+          field="guardrails"
+          errors={guardrailProblems.other}
+          hint="Checks on the user's messages, tool results and replies, run in order (block, redact or flag)"
+          group
+        >
+          {() => (
+            <GuardrailsEditor
+              guardrails={draft.guardrails}
+              errors={guardrailProblems.byGuardrail}
+              onChange={(guardrails) => {
+                set({ guardrails });
+                setLocalGuardrailErrors(new Map());
+              }}
             />
           )}
         </Field>

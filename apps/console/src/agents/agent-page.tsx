@@ -8,6 +8,7 @@ import { ListFooter, usePagedList } from "../components/paged.js";
 import { ErrorNote, QueryState } from "../components/query-state.js";
 import { formatTime } from "../lib/format.js";
 import { configText, modelLabel } from "./agent-config.js";
+import { GuardrailsView } from "./guardrails-view.js";
 import { StartSession } from "./start-session.js";
 import { VersionDiff } from "./version-diff.js";
 
@@ -47,8 +48,11 @@ export default function AgentPage() {
             <h2 id="config-heading">Configuration (version {a.version})</h2>
             <h3>System prompt</h3>
             {a.system ? <LongText text={a.system} /> : <p className="muted">None.</p>}
+            <h3>Guardrails</h3>
+            <GuardrailsView guardrails={a.guardrails} />
+            <Retrieval agent={a} />
             <h3>Everything else</h3>
-            <pre>{configText({ ...a, system: "" })}</pre>
+            <pre>{configText({ ...a, system: "", guardrails: undefined })}</pre>
           </section>
         </>
       )}
@@ -161,6 +165,31 @@ function VersionTable({ agent, versions }: { agent: Agent; versions: Agent[] }) 
         </tbody>
       </table>
       <ErrorNote error={write.error} />
+    </>
+  );
+}
+
+/** The knowledge bases the agent may search and the memory stores it mounts, linked to their pages. */
+function Retrieval({ agent }: { agent: Agent }) {
+  const bases = agent.knowledgeBases ?? [];
+  const stores = agent.defaults?.resources ?? [];
+  if (bases.length === 0 && stores.length === 0) return null;
+  return (
+    <>
+      <h3>Knowledge and memory</h3>
+      <ul>
+        {bases.map((id) => (
+          <li key={id}>
+            knowledge base <Link to={`/knowledge-bases/${id}`}>{id}</Link>
+          </li>
+        ))}
+        {stores.map((mount) => (
+          <li key={mount.memoryStoreId}>
+            memory store <Link to={`/memory-stores/${mount.memoryStoreId}`}>{mount.memoryStoreName}</Link> ({mount.mode}
+            )
+          </li>
+        ))}
+      </ul>
     </>
   );
 }

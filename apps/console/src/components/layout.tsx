@@ -17,6 +17,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <NavLink to="/experiments">Experiments</NavLink>
           <NavLink to="/datasets">Datasets</NavLink>
           <NavLink to="/automations">Automations</NavLink>
+          <NavLink to="/knowledge-bases">Knowledge</NavLink>
+          <NavLink to="/memory-stores">Memory</NavLink>
           <NavLink to="/usage">{isAdmin ? "Usage & budgets" : "Usage"}</NavLink>
           {isAdmin && <NavLink to="/webhooks">Webhooks</NavLink>}
         </nav>

@@ -9,7 +9,7 @@ import remarkBreaks from "remark-breaks";
  * so nothing opens an empty tab), and images are shown as text (no request to a host the text chose; the CSP would
  * block it anyway).
  */
-type MdNode = { type: string; value?: string; children?: MdNode[] };
+type MdNode = { type: string; value?: string; children?: MdNode[]; data?: Record<string, unknown> };
 
 function htmlAsText() {
   const visit = (node: MdNode) => {
@@ -19,9 +19,41 @@ function htmlAsText() {
   return (tree: MdNode) => visit(tree);
 }
 
+const REDACTION = /\[REDACTED:[a-z0-9_]+\]/g;
+
+/**
+ * `[REDACTED:card_number]` — what a guardrail put in place of what it removed — is marked (`<mark>`), so that a redacted
+ * message reads as such. The text itself is unchanged.
+ */
+function markRedactions() {
+  const visit = (node: MdNode) => {
+    if (!node.children) return;
+    node.children = node.children.flatMap((child) => {
+      if (child.type !== "text" || !child.value?.includes("[REDACTED:")) {
+        visit(child);
+        return [child];
+      }
+      const parts: MdNode[] = [];
+      let at = 0;
+      for (const match of child.value.matchAll(REDACTION)) {
+        if (match.index > at) parts.push({ type: "text", value: child.value.slice(at, match.index) });
+        parts.push({
+          type: "redaction",
+          data: { hName: "mark", hProperties: { className: ["redaction"], title: "Removed by a guardrail" } },
+          children: [{ type: "text", value: match[0] }],
+        });
+        at = match.index + match[0].length;
+      }
+      if (at < child.value.length) parts.push({ type: "text", value: child.value.slice(at) });
+      return parts;
+    });
+  };
+  return (tree: MdNode) => visit(tree);
+}
+
 function options(breaks: boolean): Omit<Options, "children"> {
   return {
-    remarkPlugins: breaks ? [htmlAsText, remarkBreaks] : [htmlAsText],
+    remarkPlugins: breaks ? [htmlAsText, markRedactions, remarkBreaks] : [htmlAsText, markRedactions],
     skipHtml: true,
     urlTransform: defaultUrlTransform,
     components: {

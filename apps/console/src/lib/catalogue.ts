@@ -20,3 +20,13 @@ export function useBuiltinTools() {
     staleTime: 5 * 60_000,
   });
 }
+
+/** The embedding models knowledge bases and memory stores can use (`GET /v1/embedding-models`). */
+export function useEmbeddingModels() {
+  const client = useClient();
+  return useQuery({
+    queryKey: ["embedding-models"],
+    queryFn: async () => (await client.models.listEmbedding()).data,
+    staleTime: 5 * 60_000,
+  });
+}

@@ -1,4 +1,4 @@
-import type { SessionDelta, SessionLogEvent } from "@agent-platform/sdk";
+import type { SessionDelta, SessionDeltaWithdrawn, SessionLogEvent } from "@agent-platform/sdk";
 
 /** What a model call has written so far, from its `agent.delta` events (ephemeral: the log's entries replace it). */
 export interface LiveReply {
@@ -8,10 +8,18 @@ export interface LiveReply {
   text: string;
   reasoning: string;
   tools: { id: string; name: string; input: string }[];
+  /**
+   * An output guardrail took the streamed text back (`agent.delta_withdrawn`): what was shown is dropped at once and
+   * the row says so until the turn's entries arrive (a blocked reply is never written; a redacted one is, redacted).
+   */
+  withdrawn?: SessionDeltaWithdrawn["reason"];
 }
 
-/** Adds deltas to the replies being written (a new array when anything changed). Pure. */
-export function addDeltas(replies: readonly LiveReply[], deltas: readonly SessionDelta[]): LiveReply[] {
+/** Adds deltas, and withdrawals of what they wrote, to the replies being written (a new array when anything changed). Pure. */
+export function addDeltas(
+  replies: readonly LiveReply[],
+  deltas: readonly (SessionDelta | SessionDeltaWithdrawn)[],
+): LiveReply[] {
   const next = replies.map((r) => ({ ...r, tools: [...r.tools] }));
   for (const delta of deltas) {
     const key = `${delta.afterSeq}:${delta.call}`;
@@ -20,6 +28,12 @@ export function addDeltas(replies: readonly LiveReply[], deltas: readonly Sessio
       reply = { key, afterSeq: delta.afterSeq, call: delta.call, text: "", reasoning: "", tools: [] };
       next.push(reply);
     }
+    if (delta.type === "agent.delta_withdrawn") {
+      Object.assign(reply, { text: "", reasoning: "", tools: [], withdrawn: delta.reason });
+      continue;
+    }
+    // A late fragment of a withdrawn reply is not shown again.
+    if (reply.withdrawn) continue;
     if (delta.kind === "text") reply.text += delta.delta;
     else if (delta.kind === "reasoning") reply.reasoning += delta.delta;
     else {

@@ -8,6 +8,7 @@ import { ListFooter, usePagedList } from "../components/paged.js";
 import { ErrorNote } from "../components/query-state.js";
 import { VirtualTbody } from "../components/virtual-rows.js";
 import { formatTime, formatUsd } from "../lib/format.js";
+import { parseMetadataFilter } from "../lib/metadata-filter.js";
 import { StatusBadge } from "./status-badge.js";
 
 /** What "Show" offers, as the list's `status` and `stopReason` filters. */
@@ -15,11 +16,12 @@ const SHOW = {
   "": { label: "All sessions" },
   waiting: { label: "Waiting for you", stopReason: "requires_action", status: "idle" },
   errors: { label: "Errors", stopReason: "error" },
+  blocked: { label: "Blocked by a guardrail", stopReason: "guardrail_blocked" },
   running: { label: "Running", status: "running" },
   idle: { label: "Idle", status: "idle" },
 } as const satisfies Record<
   string,
-  { label: string; stopReason?: "requires_action" | "error"; status?: "idle" | "running" }
+  { label: string; stopReason?: "requires_action" | "error" | "guardrail_blocked"; status?: "idle" | "running" }
 >;
 type Show = keyof typeof SHOW;
 
@@ -237,23 +239,4 @@ function TextFilter({
       )}
     </label>
   );
-}
-
-/**
- * `ticket=42, team=support` → `{ ticket: "42", team: "support" }` (sessions whose metadata has every pair); a piece
- * without `key=` is an error to show, not a filter to send.
- */
-export function parseMetadataFilter(text: string): { pairs?: Record<string, string>; error?: string } {
-  const pieces = text
-    .split(",")
-    .map((pair) => pair.trim())
-    .filter(Boolean);
-  if (pieces.length === 0) return {};
-  const pairs: Record<string, string> = {};
-  for (const piece of pieces) {
-    const at = piece.indexOf("=");
-    if (at <= 0) return { error: `Write each pair as key=value: “${piece}” has no key and “=”.` };
-    pairs[piece.slice(0, at).trim()] = piece.slice(at + 1).trim();
-  }
-  return { pairs };
 }

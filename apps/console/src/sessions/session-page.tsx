@@ -107,6 +107,7 @@ export default function SessionPage() {
                   pending={record.pendingActions}
                   renderPending={(action) => <PendingActionForm sessionId={id} action={action} />}
                   actionsFor={actionsFor}
+                  provisional={agent.data?.guardrails?.some((g) => g.stage === "output") ?? false}
                 />
               )}
               {!record.archivedAt && <Composer sessionId={id} running={record.status === "running"} />}

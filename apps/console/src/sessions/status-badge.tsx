@@ -9,6 +9,7 @@ export function StatusBadge({
 }) {
   if (status === "running") return <span className="badge running">running</span>;
   if (waiting > 0) return <span className="badge waiting">waiting for you ({waiting})</span>;
+  if (stopReason === "guardrail_blocked") return <span className="badge failed">idle · blocked by a guardrail</span>;
   return (
     <span className={`badge ${stopReason === "error" ? "failed" : ""}`}>
       idle{stopReason ? ` · ${stopReason}` : ""}

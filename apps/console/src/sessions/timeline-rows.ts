@@ -2,6 +2,7 @@ import type {
   AgentCustomToolUseEvent,
   AgentMcpToolUseEvent,
   AgentToolUseEvent,
+  SessionGuardrailEvent,
   SessionLogEvent,
   UserCustomToolResultEvent,
   UserToolConfirmationEvent,
@@ -15,9 +16,20 @@ type ToolAnswer = {
   createdAt: string;
 };
 
-/** One line of the timeline: a tool use carries its confirmation and its result, which get no line of their own. */
+/**
+ * One line of the timeline: a tool use carries its confirmation and its result, which get no line of their own. Messages
+ * and tool uses also carry the guardrail decisions about them (which keep their own line too), so that a redacted
+ * message or a withheld result says so where it is read.
+ */
 export type TimelineRow =
-  | { kind: "message"; key: string; role: "user" | "agent"; text: string; entry: SessionLogEvent }
+  | {
+      kind: "message";
+      key: string;
+      role: "user" | "agent";
+      text: string;
+      entry: SessionLogEvent;
+      guardrails?: SessionGuardrailEvent[];
+    }
   | {
       kind: "tool";
       key: string;
@@ -26,8 +38,12 @@ export type TimelineRow =
       result?: ToolAnswer;
       /** Child sessions named by a delegation's input or result. */
       childSessions: string[];
+      guardrails?: SessionGuardrailEvent[];
     }
   | { kind: "event"; key: string; entry: SessionLogEvent };
+
+type MessageRow = Extract<TimelineRow, { kind: "message" }>;
+type ToolRow = Extract<TimelineRow, { kind: "tool" }>;
 
 const SESSION_ID = /\bsess_[0-9A-Za-z]+\b/g;
 
@@ -57,14 +73,24 @@ function answerOf(entry: SessionLogEvent): { id: string; answer: ToolAnswer } | 
 /** The rows of a log, in `seq` order (pure: rebuilt from the entries on every change). */
 export function timelineRows(entries: readonly SessionLogEvent[]): TimelineRow[] {
   const rows: TimelineRow[] = [];
-  const tools = new Map<string, Extract<TimelineRow, { kind: "tool" }>>();
+  const tools = new Map<string, ToolRow>();
+  const messages = new Map<number, MessageRow>();
   for (const entry of entries) {
     const key = String(entry.seq);
     if (entry.type === "user.message" || entry.type === "agent.message") {
       const text = entry.content.map((part) => part.text).join("\n");
-      rows.push({ kind: "message", key, role: entry.type === "user.message" ? "user" : "agent", text, entry });
+      const row: MessageRow = {
+        kind: "message",
+        key,
+        role: entry.type === "user.message" ? "user" : "agent",
+        text,
+        entry,
+      };
+      messages.set(entry.seq, row);
+      rows.push(row);
       continue;
     }
+    if (entry.type === "session.guardrail") attachDecision(rows, messages, tools, entry);
     if (isToolUse(entry)) {
       const row = { kind: "tool" as const, key, use: entry, childSessions: [] as string[] };
       if (entry.name.startsWith("delegate_to_"))
@@ -102,6 +128,28 @@ export function timelineRows(entries: readonly SessionLogEvent[]): TimelineRow[]
     rows.push({ kind: "event", key, entry });
   }
   return rows;
+}
+
+/** A decision joins the message it checked (`targetSeq`) or the tool use whose result it checked (`toolUseId`). */
+function attachDecision(
+  rows: TimelineRow[],
+  messages: Map<number, MessageRow>,
+  tools: Map<string, ToolRow>,
+  decision: SessionGuardrailEvent,
+): void {
+  if (decision.toolUseId !== undefined) {
+    const row = tools.get(decision.toolUseId);
+    if (!row) return;
+    const updated = { ...row, guardrails: [...(row.guardrails ?? []), decision] };
+    replaceRow(rows, row, updated);
+    tools.set(decision.toolUseId, updated);
+    return;
+  }
+  const row = decision.targetSeq === undefined ? undefined : messages.get(decision.targetSeq);
+  if (!row) return;
+  const updated = { ...row, guardrails: [...(row.guardrails ?? []), decision] };
+  replaceRow(rows, row, updated);
+  messages.set(row.entry.seq, updated);
 }
 
 function replaceRow(rows: TimelineRow[], old: TimelineRow, updated: TimelineRow): void {

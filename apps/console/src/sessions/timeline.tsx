@@ -35,6 +35,7 @@ export function Timeline({
   pending,
   renderPending,
   actionsFor,
+  provisional = false,
 }: {
   rows: TimelineRow[];
   replies: LiveReply[];
@@ -44,6 +45,8 @@ export function Timeline({
   pending: PendingAction[];
   renderPending(action: PendingAction): ReactNode;
   actionsFor(row: TimelineRow): ReactNode;
+  /** Live text may be withdrawn: the agent's output guardrails check each reply before it is final. */
+  provisional?: boolean;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
@@ -184,7 +187,7 @@ export function Timeline({
                 }}
               >
                 {item.kind === "live" ? (
-                  <LiveReplyEntry reply={item.reply} />
+                  <LiveReplyEntry reply={item.reply} provisional={provisional} />
                 ) : (
                   <RowView
                     row={item}

@@ -1,4 +1,4 @@
-import type { AgentPlatform, SessionDelta, SessionLogEvent } from "@agent-platform/sdk";
+import type { AgentPlatform, SessionDelta, SessionDeltaWithdrawn, SessionLogEvent } from "@agent-platform/sdk";
 import { useEffect, useState } from "react";
 import { addDeltas, type LiveReply, settleReplies } from "./live-reply.js";
 
@@ -27,7 +27,7 @@ export function useSessionLog(client: AgentPlatform, sessionId: string): Session
   useEffect(() => {
     const abort = new AbortController();
     let entries: SessionLogEvent[] = [];
-    let deltas: SessionDelta[] = [];
+    let deltas: (SessionDelta | SessionDeltaWithdrawn)[] = [];
     let frame = 0;
     const flush = () => {
       frame = 0;
@@ -62,7 +62,9 @@ export function useSessionLog(client: AgentPlatform, sessionId: string): Session
           setState((s) => ({ ...s, stream: connection === "open" ? "live" : "reconnecting" })),
       });
       for await (const item of follow) {
+        // Deltas and their withdrawal (an output guardrail took the text back) are not log entries.
         if (item.type === "agent.delta") deltas.push(item as SessionDelta);
+        else if (item.type === "agent.delta_withdrawn") deltas.push(item as SessionDeltaWithdrawn);
         else entries.push(item as SessionLogEvent);
         schedule();
       }

@@ -10,7 +10,7 @@ import type { AppContext } from "../context.js";
 import { authOf, requireAdmin } from "../http/auth-context.js";
 import { modelCatalogueOf, providerSettingsOf } from "../models/index.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys-service.js";
-import { listBuiltinTools, listCatalogueModels } from "./catalogue-service.js";
+import { listBuiltinTools, listCatalogueModels, listEmbeddingModels } from "./catalogue-service.js";
 import { getPlatformContext } from "./context-service.js";
 import { createWorkspaceProject, getProject, listProjects } from "./projects-service.js";
 
@@ -38,6 +38,10 @@ export function platformRoutes(ctx: AppContext) {
         authOf(req);
         const env = ctx.config.env;
         return { status: 200, body: { data: listCatalogueModels(modelCatalogueOf(env), providerSettingsOf(env)) } };
+      },
+      listEmbedding: async ({ req }) => {
+        authOf(req);
+        return { status: 200, body: { data: listEmbeddingModels(providerSettingsOf(ctx.config.env)) } };
       },
     }),
     tools: s.router(builtinToolsContract, {

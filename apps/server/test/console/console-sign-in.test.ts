@@ -106,7 +106,16 @@ describe.skipIf(!hasChromium)("signing in to /console", () => {
     await signIn(page, t.url, member.key, "/console/webhooks");
     await page.getByText("No such page in the console.").waitFor();
     const links = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
-    expect(links).toEqual(["Sessions", "Agents", "Experiments", "Datasets", "Automations", "Usage"]);
+    expect(links).toEqual([
+      "Sessions",
+      "Agents",
+      "Experiments",
+      "Datasets",
+      "Automations",
+      "Knowledge",
+      "Memory",
+      "Usage",
+    ]);
     expect(unexpectedProblems(problems)).toEqual([]);
     await page.close();
   }, 60_000);

@@ -59,6 +59,58 @@ describe("GET /v1/models", () => {
   });
 });
 
+describe("GET /v1/embedding-models", () => {
+  it("lists the embedding models with their vectors, price, the default, and which providers this server can call", async () => {
+    const member = await t.newTenant("member");
+    const res = await t.http.get("/v1/embedding-models").set(member.auth);
+    expect(res.status).toBe(200);
+    const byId = new Map(res.body.data.map((m: { id: string }) => [m.id, m]));
+    expect(byId.get("builtin/hash-ngrams")).toEqual({
+      id: "builtin/hash-ngrams",
+      provider: "builtin",
+      available: true,
+      unavailableReason: null,
+      dimensions: 512,
+      shortenable: false,
+      maxInputTokens: 1_000_000,
+      pricing: { input: 0 },
+      isDefault: true,
+    });
+    expect(byId.get("openai/text-embedding-3-small")).toEqual({
+      id: "openai/text-embedding-3-small",
+      provider: "openai",
+      available: false,
+      unavailableReason: expect.stringContaining("OPENAI_API_KEY"),
+      dimensions: 1536,
+      shortenable: true,
+      maxInputTokens: 8191,
+      pricing: { input: 0.02 },
+      isDefault: false,
+    });
+    expect(res.body.data.filter((m: { isDefault: boolean }) => m.isDefault)).toHaveLength(1);
+    // Chat models are not embedding models, and the other way round.
+    expect(byId.has("openai/gpt-5")).toBe(false);
+    const chat = await t.http.get("/v1/models").set(member.auth);
+    expect(chat.body.data.some((m: { id: string }) => m.id.includes("embedding"))).toBe(false);
+    const providers = res.body.data.map((m: { provider: string }) => m.provider);
+    expect(providers).toEqual([...providers].sort((a: string, b: string) => order(a) - order(b)));
+    expectError(await t.http.get("/v1/embedding-models"), 401, "auth.unauthorized");
+  });
+
+  it("says a provider's embedding models are available once the provider is configured", async () => {
+    const configured = await startTestApp({ env: { OPENAI_API_KEY: "sk-test" } });
+    try {
+      const res = await configured.http.get("/v1/embedding-models").set(configured.tenant.auth);
+      expect(res.body.data.find((m: { id: string }) => m.id === "openai/text-embedding-3-large")).toMatchObject({
+        available: true,
+        unavailableReason: null,
+      });
+    } finally {
+      await configured.close();
+    }
+  });
+});
+
 describe("GET /v1/tools", () => {
   it("lists every built-in tool with its description and whether it only reads", async () => {
     const member = await t.newTenant("member");

@@ -37,6 +37,8 @@ import { ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from "../platfo
 import {
   BuiltinToolListSchema,
   BuiltinToolSchema,
+  CatalogueEmbeddingModelListSchema,
+  CatalogueEmbeddingModelSchema,
   CatalogueModelListSchema,
   CatalogueModelSchema,
 } from "../platform/catalogue.js";
@@ -137,6 +139,8 @@ export const COMPONENT_SCHEMAS: Record<string, ZodTypeAny | RegisteredSchema> = 
   PlatformContext: PlatformContextSchema,
   CatalogueModel: CatalogueModelSchema,
   CatalogueModelList: CatalogueModelListSchema,
+  CatalogueEmbeddingModel: CatalogueEmbeddingModelSchema,
+  CatalogueEmbeddingModelList: CatalogueEmbeddingModelListSchema,
   BuiltinTool: BuiltinToolSchema,
   BuiltinToolList: BuiltinToolListSchema,
   ProjectUsage: ProjectUsageSchema,

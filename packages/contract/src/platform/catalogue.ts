@@ -27,6 +27,33 @@ export const CatalogueModelListSchema = z
   .object({ data: z.array(CatalogueModelSchema).describe("Every model, by provider then id") })
   .describe("The model catalogue of this server");
 
+export const CatalogueEmbeddingModelSchema = z
+  .object({
+    id: z
+      .string()
+      .describe("`<provider>/<model-id>`, as a knowledge base's or memory store's `embeddingModel` names it"),
+    provider: z.enum(MODEL_PROVIDERS),
+    available: z
+      .boolean()
+      .describe("The provider is configured on this server (credentials or base URL): bases and stores may use it"),
+    unavailableReason: z.string().nullable().describe("What to configure when `available` is false"),
+    dimensions: z.number().int().describe("Length of the vectors it returns by default"),
+    shortenable: z
+      .boolean()
+      .describe("Accepts `dimensions` in the `embeddingModel` object for shorter vectors (`text-embedding-3-*`)"),
+    maxInputTokens: z.number().int().describe("Tokens accepted in one input"),
+    pricing: z
+      .object({ input: z.number().describe("US dollars per million input tokens") })
+      .nullable()
+      .describe("Null when the price is unknown"),
+    isDefault: z.boolean().describe("The model bases and stores get when they name none (`builtin/hash-ngrams`)"),
+  })
+  .describe("An embedding model the platform knows");
+
+export const CatalogueEmbeddingModelListSchema = z
+  .object({ data: z.array(CatalogueEmbeddingModelSchema).describe("Every known embedding model, by provider then id") })
+  .describe("The embedding models of this server");
+
 export const BuiltinToolSchema = z
   .object({
     name: z.enum(BUILTIN_TOOL_NAMES),
@@ -51,6 +78,16 @@ export const modelsContract = c.router(
         "provider is configured here. Any `openai-compatible/<name>` works once its provider is configured, listed " +
         "or not; an agent's `model` object can describe one the catalogue does not know.",
     },
+    listEmbedding: {
+      method: "GET",
+      path: "/v1/embedding-models",
+      responses: { 200: CatalogueEmbeddingModelListSchema },
+      summary: "List the embedding models",
+      description:
+        "The embedding models knowledge bases and memory stores can name (`embeddingModel`): vector length, input " +
+        "limit, price, and whether each provider is configured here. Any `openai-compatible/<id>` works once " +
+        "`OPENAI_COMPATIBLE_BASE_URL` is set, listed or not (its dimensions are learned from its first answer).",
+    },
   },
   routerOptions,
 );
@@ -70,3 +107,4 @@ export const builtinToolsContract = c.router(
 
 export type CatalogueModel = z.infer<typeof CatalogueModelSchema>;
 export type BuiltinTool = z.infer<typeof BuiltinToolSchema>;
+export type CatalogueEmbeddingModel = z.infer<typeof CatalogueEmbeddingModelSchema>;

@@ -56,6 +56,10 @@ export type BuiltinToolList = components["schemas"]["BuiltinToolList"];
 export type CallCountScorer = components["schemas"]["CallCountScorer"];
 /** A case whose verdict changed between the baseline and the experiment, with both outputs */
 export type CaseComparison = components["schemas"]["CaseComparison"];
+/** An embedding model the platform knows */
+export type CatalogueEmbeddingModel = components["schemas"]["CatalogueEmbeddingModel"];
+/** The embedding models of this server */
+export type CatalogueEmbeddingModelList = components["schemas"]["CatalogueEmbeddingModelList"];
 /** A model of the catalogue: the built-in entries and the deployment's `MODEL_CATALOGUE` additions */
 export type CatalogueModel = components["schemas"]["CatalogueModel"];
 /** The model catalogue of this server */
@@ -688,6 +692,8 @@ export interface ServerlessToolsMethods {
 export interface ModelsMethods {
   /** List the model catalogue (`GET /v1/models`) */
   list(options?: RequestOptions): ApiPromise<CatalogueModelList>;
+  /** List the embedding models (`GET /v1/embedding-models`) */
+  listEmbedding(options?: RequestOptions): ApiPromise<CatalogueEmbeddingModelList>;
 }
 
 /** `platform.tools` */

@@ -1807,6 +1807,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/embedding-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the embedding models
+         * @description The embedding models knowledge bases and memory stores can name (`embeddingModel`): vector length, input limit, price, and whether each provider is configured here. Any `openai-compatible/<id>` works once `OPENAI_COMPATIBLE_BASE_URL` is set, listed or not (its dimensions are learned from its first answer).
+         *
+         *     Workspace-scoped: any project's key of the workspace sees the same resources.
+         */
+        get: operations["models.listEmbedding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tools": {
         parameters: {
             query?: never;
@@ -2686,6 +2708,35 @@ export interface components {
                  */
                 change: "regression" | "improvement" | "unchanged";
             }[];
+        };
+        /** @description An embedding model the platform knows */
+        CatalogueEmbeddingModel: {
+            /** @description `<provider>/<model-id>`, as a knowledge base's or memory store's `embeddingModel` names it */
+            id: string;
+            /** @enum {string} */
+            provider: "anthropic" | "openai" | "openai-compatible" | "builtin";
+            /** @description The provider is configured on this server (credentials or base URL): bases and stores may use it */
+            available: boolean;
+            /** @description What to configure when `available` is false */
+            unavailableReason: string | null;
+            /** @description Length of the vectors it returns by default */
+            dimensions: number;
+            /** @description Accepts `dimensions` in the `embeddingModel` object for shorter vectors (`text-embedding-3-*`) */
+            shortenable: boolean;
+            /** @description Tokens accepted in one input */
+            maxInputTokens: number;
+            /** @description Null when the price is unknown */
+            pricing: {
+                /** @description US dollars per million input tokens */
+                input: number;
+            } | null;
+            /** @description The model bases and stores get when they name none (`builtin/hash-ngrams`) */
+            isDefault: boolean;
+        };
+        /** @description The embedding models of this server */
+        CatalogueEmbeddingModelList: {
+            /** @description Every known embedding model, by provider then id */
+            data: components["schemas"]["CatalogueEmbeddingModel"][];
         };
         /** @description A model of the catalogue: the built-in entries and the deployment's `MODEL_CATALOGUE` additions */
         CatalogueModel: {
@@ -22998,6 +23049,91 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CatalogueModelList"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. Codes: `rate_limit.exceeded`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error. Codes: `internal.error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable. Codes: `service.unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "models.listEmbedding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The embedding models of this server */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "string",
+                     *           "provider": "anthropic",
+                     *           "available": true,
+                     *           "unavailableReason": "string",
+                     *           "dimensions": 0,
+                     *           "shortenable": true,
+                     *           "maxInputTokens": 0,
+                     *           "pricing": {
+                     *             "input": 0
+                     *           },
+                     *           "isDefault": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CatalogueEmbeddingModelList"];
                 };
             };
             /** @description Missing, invalid or revoked API key. Codes: `auth.unauthorized`. */

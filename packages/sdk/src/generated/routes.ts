@@ -152,6 +152,7 @@ export const routes: Record<string, Record<string, RouteSpec>> = {
   },
   models: {
     list: ["GET", "/v1/models", ""],
+    listEmbedding: ["GET", "/v1/embedding-models", ""],
   },
   tools: {
     list: ["GET", "/v1/tools", ""],

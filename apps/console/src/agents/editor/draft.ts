@@ -1,4 +1,5 @@
 import type { Agent } from "@agent-platform/sdk";
+import { type GuardrailDraft, guardrailDraftOf } from "./guardrail-draft.js";
 
 /** A parameter of a custom tool, as the form edits it (one row). */
 export interface ParamDraft {
@@ -35,6 +36,7 @@ export interface AgentDraft {
   custom: CustomToolDraft[];
   permissions: { tool: string; policy: "always_allow" | "always_ask" }[];
   metadata: { key: string; value: string }[];
+  guardrails: GuardrailDraft[];
 }
 
 type Schema = {
@@ -112,6 +114,7 @@ export function draftOf(agent: Agent | undefined): AgentDraft {
     }),
     permissions: Object.entries(agent?.toolPermissions ?? {}).map(([tool, policy]) => ({ tool, policy })),
     metadata: Object.entries(agent?.metadata ?? {}).map(([key, value]) => ({ key, value })),
+    guardrails: (agent?.guardrails ?? []).map(guardrailDraftOf),
   };
 }
 

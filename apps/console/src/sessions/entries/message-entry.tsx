@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Markdown } from "../../components/markdown.js";
 import { formatTime } from "../../lib/format.js";
 import type { TimelineRow } from "../timeline-rows.js";
+import { GuardrailBadges } from "./guardrail-badges.js";
 
 /** A user's or the agent's message, as Markdown (a person's line breaks kept), with the row's actions. */
 export function MessageEntry({
@@ -19,6 +20,7 @@ export function MessageEntry({
         <time dateTime={row.entry.createdAt}>{formatTime(row.entry.createdAt)}</time>
         <span className="meta">#{row.entry.seq}</span>
         {cutShort && <span className="badge">cut short by an interrupt</span>}
+        <GuardrailBadges decisions={row.guardrails} />
       </header>
       <Markdown text={row.text} breaks={row.role === "user"} />
       {actions && <div className="actions-row">{actions}</div>}

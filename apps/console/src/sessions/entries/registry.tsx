@@ -2,6 +2,7 @@ import type { SessionLogEvent } from "@agent-platform/sdk";
 import type { ComponentType } from "react";
 import { CompactionEntry } from "./compaction-entry.js";
 import type { EntryProps } from "./entry-props.js";
+import { GuardrailEntry } from "./guardrail-entry.js";
 import { OutcomeEntry } from "./outcome-entry.js";
 import { McpUnavailableEntry, SessionErrorEntry } from "./problem-entries.js";
 import { InterruptEntry, StatusIdleEntry, StatusRunningEntry } from "./status-entries.js";
@@ -24,6 +25,7 @@ const ENTRY_VIEWS: Record<string, ComponentType<EntryProps<any>>> = {
   "agent.thinking": ThinkingEntry,
   "session.compaction": CompactionEntry,
   "session.outcome_evaluation": OutcomeEntry,
+  "session.guardrail": GuardrailEntry,
 };
 
 export function EntryView({ entry, duration }: { entry: SessionLogEvent; duration?: number }) {

@@ -7,6 +7,15 @@ export function StatusRunningEntry() {
 }
 
 export function StatusIdleEntry({ entry, duration }: EntryProps<SessionStatusIdleEvent>) {
+  if (entry.stopReason === "guardrail_blocked") {
+    return (
+      <div className="entry status blocked" role="note" aria-label="turn blocked by a guardrail">
+        ■ turn ended: <strong>blocked by a guardrail</strong> <code>guardrail_blocked</code> — see the guardrail's
+        decision above
+        {duration !== undefined && <span className="meta"> · turn took {formatDuration(duration)}</span>}
+      </div>
+    );
+  }
   return (
     <div className="entry status">
       ■ turn ended: <strong>{entry.stopReason}</strong>

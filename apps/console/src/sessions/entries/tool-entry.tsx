@@ -3,6 +3,8 @@ import { Link } from "react-router";
 import { LongText } from "../../components/long-text.js";
 import { formatDuration, formatJson } from "../../lib/format.js";
 import type { TimelineRow } from "../timeline-rows.js";
+import { GuardrailBadges } from "./guardrail-badges.js";
+import { retrievalView } from "./retrieval-result.js";
 
 type ToolRowData = Extract<TimelineRow, { kind: "tool" }>;
 
@@ -61,6 +63,7 @@ export function ToolEntry({
           </span>
         )}
         {took !== undefined && <span className="meta">{formatDuration(took)}</span>}
+        <GuardrailBadges decisions={row.guardrails} />
         {row.childSessions.map((id) => (
           <Link key={id} to={`/sessions/${id}`} className="child-link">
             child session {id}
@@ -76,14 +79,34 @@ export function ToolEntry({
           {row.confirmation?.denyMessage && !row.result && (
             <p className="muted">Denied: {row.confirmation.denyMessage}</p>
           )}
-          {row.result && (
-            <>
-              <h4>{row.result.isError ? (row.confirmation?.result === "deny" ? "Denied" : "Error") : "Result"}</h4>
-              <LongText text={resultText(row.result.content)} />
-            </>
-          )}
+          {row.result && <ResultView row={row} result={row.result} />}
         </div>
       )}
     </article>
+  );
+}
+
+/** A result as text, or — for knowledge and memory searches — the passages or entries it retrieved, readably. */
+function ResultView({ row, result }: { row: ToolRowData; result: NonNullable<ToolRowData["result"]> }) {
+  const text = resultText(result.content);
+  const readable = !result.isError && row.use.type === "agent.tool_use" ? retrievalView(row.use.name, text) : undefined;
+  const heading = result.isError ? (row.confirmation?.result === "deny" ? "Denied" : "Error") : "Result";
+  if (!readable) {
+    return (
+      <>
+        <h4>{heading}</h4>
+        <LongText text={text} />
+      </>
+    );
+  }
+  return (
+    <>
+      <h4>{heading}</h4>
+      {readable}
+      <details>
+        <summary className="small">As the model received it (JSON)</summary>
+        <LongText text={text} />
+      </details>
+    </>
   );
 }

@@ -51,5 +51,5 @@ export { getSession, listSessionEvents, listSessionEventsJson, listSessions } fr
 export { type ExecutionSettings, type SessionRow, toSession } from "./session-row.js";
 export { readTurnForCase, type TurnForCase } from "./turn-for-case.js";
 export { requestTurn, SESSION_TURN_JOB, SESSION_TURN_KIND, turnDueInMs } from "./turn-job.js";
-export type { StoredInputScreen } from "./user-events.js";
 export { projectUsageByDay } from "./usage-by-day.js";
+export type { StoredInputScreen } from "./user-events.js";
