@@ -101,8 +101,9 @@ describe.skipIf(!hasChromium)("guardrails in the console", () => {
     let provisional = false;
     const deadline = Date.now() + 30_000;
     while ((await block.count()) === 0 && Date.now() < deadline) {
-      const text = (await live.count()) > 0 ? ((await live.locator(".live-text").textContent()) ?? "") : "";
-      if (text && !provisional) provisional = (await live.textContent())?.includes("provisional") ?? false;
+      // Reads that do not wait: the live article may be withdrawn between two reads.
+      const text = (await live.locator(".live-text").allTextContents())[0] ?? "";
+      if (text && !provisional) provisional = (await live.allTextContents()).some((t) => t.includes("provisional"));
       if (text && text !== seen.at(-1)) seen.push(text);
       if (seen.length === 2) await screenshot("session-live-before-withdrawal");
       await page.waitForTimeout(40);

@@ -29,7 +29,8 @@ describe.skipIf(!hasChromium)("live text in the console", () => {
     let shot = false;
     const deadline = Date.now() + 30_000;
     while ((await final.count()) === 0 && Date.now() < deadline) {
-      const text = (await live.count()) > 0 ? ((await live.locator(".live-text").textContent()) ?? "") : "";
+      // allTextContents does not wait: the live article may be replaced by the final one between two reads.
+      const text = (await live.locator(".live-text").allTextContents())[0] ?? "";
       if (text && text !== pieces.at(-1)) pieces.push(text);
       if (!shot && pieces.length >= 2) {
         await screenshot("session-live-text");
