@@ -6,6 +6,7 @@ import { type AnyJobKind, JobRunner } from "./jobs/index.js";
 import { knowledgeIndexKind } from "./knowledge-bases/index.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
+import { LoadGauge, readLoadLimits } from "./lib/load-gauge.js";
 import { measure } from "./lib/telemetry/instruments.js";
 import { observeJobQueue } from "./lib/telemetry/telemetry.js";
 import { memoryIndexKind } from "./memory-stores/index.js";
@@ -33,12 +34,18 @@ export async function startBackground(ctx: AppContext, localTurns?: LocalTurnsLi
     knowledgeIndexKind(ctx, leaseMs),
     memoryIndexKind(ctx, leaseMs),
   ];
+  const pressure = new LoadGauge(
+    readLoadLimits(ctx.config.env, ctx.db.pool.options.max ?? 20),
+    ctx.db.pool,
+    ctx.logger,
+  );
   runner = new JobRunner({
     pool: ctx.db.pool,
     listener: ctx.listener,
     logger: ctx.logger,
     kinds,
     drainMs: integerSetting(ctx.config.env, "WORKER_DRAIN_MS", 10_000, 0, 3_600_000),
+    pressure,
     onResynchronised: () => measure().runnerResyncs.add(1),
   });
   runner.start();
@@ -62,6 +69,7 @@ export async function startBackground(ctx: AppContext, localTurns?: LocalTurnsLi
       clearInterval(keepAlive);
       unregister();
       await runner.stop();
+      pressure.stop();
       await Promise.all([cleanup.stop(), retention.stop(), turns.stop()]);
     },
   };
