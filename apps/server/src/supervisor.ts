@@ -42,6 +42,8 @@ export async function supervise(config: Config, processes: number): Promise<void
     });
   }
   const connectionString = config.databaseUrl ?? embedded!.connectionString;
+  // The migrations need a session of their own: directly, when the pool goes through a pooler.
+  const directString = config.env.DATABASE_LISTEN_URL || connectionString;
   const childEnv = {
     DATABASE_URL: connectionString,
     SECRETS_KEY: resolveSecretsKey(config),
@@ -50,8 +52,8 @@ export async function supervise(config: Config, processes: number): Promise<void
   };
   try {
     // Once, before the children: migrations take no lock, so children started on a fresh database would race.
-    const applied = await whenDatabaseAnswers(connectionString, { env: config.env, logger }, () =>
-      applyMigrations(connectionString),
+    const applied = await whenDatabaseAnswers(directString, { env: config.env, logger }, () =>
+      applyMigrations(directString),
     );
     if (applied.length) logger.info({ applied }, "migrations applied");
   } catch (error) {
