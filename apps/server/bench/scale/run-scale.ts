@@ -8,6 +8,7 @@
 //   pnpm bench:scale                                   1,000 sessions on a 10 s model, the defaults of `pnpm start`
 //   pnpm bench:scale --sessions 5000 --model-ms 60000 --seconds 150
 //   pnpm bench:scale --workers 1,2,4                   one ROLE=api process + a ROLE=worker supervisor of N children
+//   pnpm bench:scale --processes 1                     the defaults but one process
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -25,6 +26,8 @@ const { values: args } = parseArgs({
     "model-ms": { type: "string", default: "10000" },
     seconds: { type: "string", default: "35" },
     workers: { type: "string" },
+    /** PROCESSES of the default platform (blank: the default of `pnpm start`, one per core). */
+    processes: { type: "string", default: "" },
     "no-floor": { type: "boolean", default: false },
   },
 });
@@ -188,7 +191,9 @@ try {
     log(`${name}…`);
     const mine: Started[] = [];
     // PROCESSES blank: the default of `pnpm start` (one process per core).
-    const api = await startPlatformProcess(workers === undefined ? { ...env, PROCESSES: "" } : { ...env, ROLE: "api" });
+    const api = await startPlatformProcess(
+      workers === undefined ? { ...env, PROCESSES: args.processes ?? "" } : { ...env, ROLE: "api" },
+    );
     mine.push(api);
     if (workers !== undefined) {
       mine.push(await startPlatformProcess({ ...env, ROLE: "worker", PROCESSES: String(workers) }));
@@ -226,7 +231,9 @@ try {
     for (const n of args.workers.split(",").map(Number))
       await runPlatform(`platform, 1 api + ${n} worker processes`, n);
   } else {
-    await runPlatform(`platform, pnpm start defaults (ROLE=all, PROCESSES=${availableParallelism()})`);
+    await runPlatform(
+      `platform, pnpm start defaults (ROLE=all, PROCESSES=${args.processes || availableParallelism()})`,
+    );
   }
 
   const floor = results.find((r) => r.name.startsWith("floor"));
