@@ -13,6 +13,7 @@ import { startPlatform } from "../../src/platform-process.js";
 import { startFakeOpenAI } from "../../test/support/fake-openai.js";
 import { freshDatabase } from "../support.js";
 import { HttpClient, platformTarget } from "./targets.js";
+import { walOfTurns } from "./turn-wal.js";
 
 const log: { at: number; connection: number; text: string }[] = [];
 let recording = false;
@@ -71,6 +72,17 @@ try {
     `\n${log.length} statements on ${new Set(log.map((s) => s.connection)).size} connections; session created at ` +
       `${created.toFixed(1)} ms, session.status_idle read at ${ended.toFixed(1)} ms\n`,
   );
+  // The WAL of fifty such turns, by relation and record type (pg_waldump over their LSN range).
+  const wal = await walOfTurns(database.url, async () => {
+    for (let i = 0; i < 50; i++) await target.turn(client, await target.createSession(client, agentId), "Again?");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+  if (wal) {
+    process.stdout.write(`\nWAL per turn (50 turns): ${(wal.total / 50).toFixed(0)} bytes\n`);
+    for (const [what, bytes] of wal.by.slice(0, 25)) {
+      process.stdout.write(`${(bytes / 50).toFixed(0).padStart(8)} B  ${what}\n`);
+    }
+  }
 } finally {
   client.close();
   await platform.close();
