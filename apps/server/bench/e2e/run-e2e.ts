@@ -186,14 +186,21 @@ try {
   const platformProcess = await startPlatformProcess(split ? { ...platformEnv, ROLE: "api" } : platformEnv);
   started.push(platformProcess);
   if (split) started.push(await startPlatformProcess({ ...platformEnv, ROLE: "worker", LOG_LEVEL: "info" }));
-  const bareProcess = await startProcess(
-    [...TSX, "bench/e2e/bare-e2e-server.ts"],
-    {
-      DATABASE_URL: bareDb.url,
-      MODEL_URL: fake.url,
-    },
-    /LISTENING (\S+)/,
-  );
+  // `BENCH_AB_DIST=dist-before`: another build of the platform (a copy of `dist` made before a change) takes the bare
+  // server's place, so the ratios are an A/B of the change in alternating rounds.
+  const abDist = process.env.BENCH_AB_DIST;
+  const abEnv = abDist && { ...platformEnv, DATABASE_URL: bareDb.url, SECRETS_KEY: randomBytes(32).toString("base64") };
+  if (abEnv) await stopProcess((await startPlatformProcess(abEnv, abDist)).child);
+  const bareProcess = abEnv
+    ? await startPlatformProcess(abEnv, abDist)
+    : await startProcess(
+        [...TSX, "bench/e2e/bare-e2e-server.ts"],
+        {
+          DATABASE_URL: bareDb.url,
+          MODEL_URL: fake.url,
+        },
+        /LISTENING (\S+)/,
+      );
   started.push(bareProcess);
 
   const auth = { authorization: `Bearer ${key}` };
@@ -205,10 +212,16 @@ try {
     headers: auth,
     db: await DatabaseMeter.open(platformDb.url),
   };
+  const abProject = async () =>
+    (
+      JSON.parse((await new HttpClient(bareProcess.url, auth, 1).request("GET", "/v1/platform/context")).body) as {
+        project: { id: string };
+      }
+    ).project.id;
   const bare: Server = {
-    target: bareTarget,
+    target: abEnv ? platformTarget(await abProject()) : bareTarget,
     process: bareProcess,
-    headers: {},
+    headers: abEnv ? auth : {},
     db: await DatabaseMeter.open(bareDb.url),
   };
   meters.push(platform.db, bare.db);
