@@ -1,12 +1,13 @@
 // `pnpm bench:load`: 500 sessions at once against the platform (built, ROLE=all, default settings), each sending a
 // message, following its log over SSE until the turn ends, and again, for LOAD_SECONDS; the model answers after
 // FAKE_MODEL_DELAY_MS (300 by default), like a real provider. Reports turns/s, turn latency, errors, the server's peak
-// RSS and the most database connections it held.
+// RSS and the most database connections it held, and its database's side (PostgreSQL CPU and WAL per turn).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { DatabaseMeter } from "../e2e/database-cost.js";
 import {
   cpuTimeMs,
   peakRssMiB,
@@ -16,7 +17,6 @@ import {
   stopProcess,
   TSX,
 } from "../e2e/processes.js";
-import { DatabaseMeter } from "../e2e/database-cost.js";
 import { HttpClient, platformTarget } from "../e2e/targets.js";
 import { benchPlatformEnv, freshDatabase, percentile } from "../support.js";
 
