@@ -16,6 +16,8 @@ export interface DatabaseCost {
   /** CPU time (user + system) of the database's backends, in milliseconds. */
   cpuMs: number | null;
   walBytes: number | null;
+  /** Transactions that wrote (commit records in the WAL). */
+  writes: number | null;
 }
 
 function processCpuMs(pid: number): number | null {
@@ -72,10 +74,8 @@ export class DatabaseMeter {
     const to = await this.mark();
     let cpuMs = 0;
     for (const [pid, ms] of to.cpu) cpuMs += ms - (from.cpu.get(pid) ?? 0);
-    return {
-      cpuMs: to.cpu.size > 0 ? cpuMs : null,
-      walBytes: walBetween(this.walDir, this.oid, from.lsn, to.lsn)?.total ?? null,
-    };
+    const wal = walBetween(this.walDir, this.oid, from.lsn, to.lsn);
+    return { cpuMs: to.cpu.size > 0 ? cpuMs : null, walBytes: wal?.total ?? null, writes: wal?.commits ?? null };
   }
 
   close(): Promise<void> {

@@ -46,6 +46,8 @@ interface Measured {
   cpuMsPerOp: number;
   pgCpuMsPerOp: number | null;
   walBytesPerOp: number | null;
+  /** Transactions that wrote to the database, per operation (a statement each, outside explicit transactions). */
+  writesPerOp: number | null;
 }
 
 const cpuOf = (server: Server) => cpuTimeMs(server.process.child.pid!);
@@ -62,6 +64,7 @@ async function meter(server: Server): Promise<{ done(ops: number): Promise<Omit<
         cpuMsPerOp,
         pgCpuMsPerOp: cost.cpuMs === null ? null : cost.cpuMs / ops,
         walBytesPerOp: cost.walBytes === null ? null : cost.walBytes / ops,
+        writesPerOp: cost.writes === null ? null : cost.writes / ops,
       };
     },
   };
@@ -247,6 +250,10 @@ try {
     const m = known(values);
     return m === null ? "?" : ms(m);
   };
+  const countOrUnknown = (values: (number | null)[]) => {
+    const m = known(values);
+    return m === null ? "?" : m.toFixed(1);
+  };
   const bytesOrUnknown = (values: (number | null)[]) => {
     const m = known(values);
     return m === null ? "?" : `${fixed(m)} B`;
@@ -285,6 +292,7 @@ try {
       `${ms(median(p.map((m) => m.cpuMsPerOp)))} · ${ms(median(b.map((m) => m.cpuMsPerOp)))} · ${median(cpuRatios).toFixed(1)}×`,
       `${msOrUnknown(p.map((m) => m.pgCpuMsPerOp))} · ${msOrUnknown(b.map((m) => m.pgCpuMsPerOp))}`,
       `${bytesOrUnknown(p.map((m) => m.walBytesPerOp))} · ${bytesOrUnknown(b.map((m) => m.walBytesPerOp))}`,
+      `${countOrUnknown(p.map((m) => m.writesPerOp))} · ${countOrUnknown(b.map((m) => m.writesPerOp))}`,
     ]);
   };
   await measure("W1 create an agent, 16 concurrent clients", "/s", (s) => w1CreateAgents(s));
@@ -303,11 +311,13 @@ try {
     "",
     "",
     "",
+    "",
   ]);
   rows.push([
     "start on a migrated database (spawn → listening)",
     `${fixed(platformProcess.startMs)} ms`,
     `${fixed(bareProcess.startMs)} ms`,
+    "",
     "",
     "",
     "",
@@ -322,6 +332,7 @@ try {
     "Server CPU per operation: platform · bare · ratio",
     "PostgreSQL CPU per op: platform · bare",
     "WAL per op: platform · bare",
+    "Writing transactions per op: platform · bare",
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;

@@ -9,6 +9,8 @@ const WALDUMP = ["17", "16", "15"].map((v) => `/usr/lib/postgresql/${v}/bin/pg_w
 
 export interface WalOfDatabase {
   total: number;
+  /** Transactions that wrote to the database (their commit records): one per writing statement outside a transaction. */
+  commits: number;
   /** Bytes by "relation rmgr/record", largest first (relations named when `names` maps their file nodes). */
   by: [string, number][];
 }
@@ -20,7 +22,7 @@ export function walBetween(
   end: string,
   names: ReadonlyMap<string, string> = new Map(),
 ): WalOfDatabase | null {
-  if (start === end) return { total: 0, by: [] };
+  if (start === end) return { total: 0, commits: 0, by: [] };
   if (!WALDUMP || !walDir || !existsSync(walDir)) return null;
   let text: string;
   try {
@@ -52,12 +54,14 @@ export function walBetween(
       total += bytes;
     } else if (m[1] === "Transaction") commits.push({ tx: m[3]!, bytes });
   }
+  let committed = 0;
   for (const c of commits) {
     if (!ours.has(c.tx)) continue;
     by.set("commit records", (by.get("commit records") ?? 0) + c.bytes);
     total += c.bytes;
+    committed++;
   }
-  return { total, by: [...by].sort((a, b) => b[1] - a[1]) };
+  return { total, commits: committed, by: [...by].sort((a, b) => b[1] - a[1]) };
 }
 
 /** The WAL written for the database of `databaseUrl` while `work` runs. */
