@@ -50,6 +50,13 @@ export async function startBackground(ctx: AppContext, localTurns?: LocalTurnsLi
   });
   runner.start();
   const unregister = ctx.readiness.add("jobs", () => runner!.problem);
+  // Information, not readiness: a worker under load still serves what it runs; it only claims nothing new.
+  ctx.readiness.addDetail("load", () => {
+    const reason = pressure.over();
+    return reason
+      ? `claiming no new work: ${reason}`
+      : `claiming work (event-loop delay p99 ${Math.round(pressure.eventLoopDelayMs)} ms)`;
+  });
   // A worker runs until it is told to stop. Its other handles (pooled connections, the listener's socket, timers that
   // are unref'd on purpose) can all be gone at once while the database restarts: without this one, a ROLE=worker
   // process would then simply exit (status 0, nothing logged).

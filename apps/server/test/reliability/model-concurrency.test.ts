@@ -45,6 +45,12 @@ describe("no hidden ceiling on model calls", () => {
     expect(readLoadLimits({}, 20)).toEqual({ maxEventLoopDelayMs: 200, maxHeapPercent: 85, maxPoolWaiters: 20 });
   });
 
+  it("says in /readyz whether the worker claims work", async () => {
+    const ready = await t.http.get("/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.body.details.load).toMatch(/^claiming (work|no new work: )/);
+  });
+
   it(`runs ${SESSIONS} model calls at once in one worker`, async () => {
     const agent = await createAgent(t, t.tenant, { model: MODEL });
     const sessions = [];
