@@ -65,6 +65,10 @@ describe("no hidden ceiling on model calls", () => {
     }
     await together;
     expect(peak).toBeGreaterThanOrEqual(SESSIONS);
+    // Turns waiting on their model hold no pooled connection, and nothing waits for one.
+    const { pool } = t.platform.ctx.db;
+    expect(pool.waitingCount).toBe(0);
+    expect(pool.totalCount - pool.idleCount).toBeLessThan(pool.options.max ?? 20);
     for (const session of sessions) {
       const log = await waitForIdle(t, t.tenant, session.id);
       expect(log.at(-1).stopReason).toBe("end_turn");
