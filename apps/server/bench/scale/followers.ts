@@ -3,8 +3,9 @@
 // connect them, the server's memory per follower (RSS after minus before, over the followers), and for ROUNDS turns
 // the time from the post to the turn's idle entry at every follower and from that entry's commit to its frame
 // (p50 / p99 over every follower of every round), with the server's CPU per round.
-import { randomBytes } from "node:crypto";
+
 import { type ChildProcess, fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,7 +57,13 @@ let platform: Started | undefined;
 const clients: Client[] = [];
 try {
   platform = await startPlatformProcess({
-    ...benchPlatformEnv({ databaseUrl: database.url, dataDir, apiKey: key, modelUrl: "http://127.0.0.1:9", separate: true }),
+    ...benchPlatformEnv({
+      databaseUrl: database.url,
+      dataDir,
+      apiKey: key,
+      modelUrl: "http://127.0.0.1:9",
+      separate: true,
+    }),
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
     PROCESSES: "1",
   });
@@ -136,7 +143,10 @@ try {
     }
     out(
       `  round ${round}: idle entry at every follower ${(Math.max(...these) - posted).toFixed(0)} ms after the post` +
-        ` · p50 ${percentile(these.map((a) => a - posted), 50).toFixed(0)} ms`,
+        ` · p50 ${percentile(
+          these.map((a) => a - posted),
+          50,
+        ).toFixed(0)} ms`,
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
@@ -146,7 +156,9 @@ try {
   out(
     `  commit → idle frame (the entry's createdAt, database clock), p50 / p99: ${percentile(commitToFrame, 50).toFixed(0)} / ${percentile(commitToFrame, 99).toFixed(0)} ms`,
   );
-  out(`  server CPU per round (one turn of 4 entries to every follower): ${(cpuRounds / ROUNDS).toFixed(0)} ms · load ${loadavg()[0]!.toFixed(2)}`);
+  out(
+    `  server CPU per round (one turn of 4 entries to every follower): ${(cpuRounds / ROUNDS).toFixed(0)} ms · load ${loadavg()[0]!.toFixed(2)}`,
+  );
   setup.close();
 } finally {
   for (const c of clients) c.child.send({ cmd: "exit" });
