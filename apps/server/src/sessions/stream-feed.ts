@@ -31,6 +31,13 @@ export function frameOf(event: StoredEvent): string {
 }
 
 /** One SSE response following a session: where it stands, and whether the feed writes to it. */
+const CRLF = Buffer.from("\r\n");
+
+/** `data` as one chunk of a chunked HTTP/1.1 body. */
+export function asChunk(data: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, CRLF]);
+}
+
 export class StreamFollower {
   /** The newest `seq` it has been sent (or has no need of: see `skipTo`). */
   position = 0;
@@ -56,6 +63,21 @@ export class StreamFollower {
     this.res.cork();
     this.res.write(data);
     this.res.uncork();
+  }
+
+  /**
+   * A batch shared by many followers: `framed` is `data` already framed as one chunk of a chunked HTTP/1.1 body, written
+   * straight to the socket (the response's own write would frame it again for each follower). Anything else (an
+   * HTTP/1.0 client, headers not yet sent) goes through the response.
+   */
+  sendFramed(framed: Buffer, data: Buffer): void {
+    if (this.closed) return;
+    const socket = this.res.socket;
+    if (this.res.headersSent && this.res.chunkedEncoding && !this.res.writableEnded && socket && !socket.destroyed) {
+      socket.write(framed);
+    } else {
+      this.send(data);
+    }
   }
 
   get slow(): boolean {
@@ -209,6 +231,7 @@ export class SessionFeed {
     const to = events[events.length - 1]!.seq;
     this.head = to;
     let batch: Buffer | undefined;
+    let framed: Buffer | undefined;
     for (const f of this.followers) {
       if (!f.live || f.closed || f.position >= to) continue;
       if (f.slow) {
@@ -218,7 +241,8 @@ export class SessionFeed {
       }
       if (f.position === from && f.skipTo <= from) {
         batch ??= Buffer.from(text);
-        f.send(batch);
+        framed ??= asChunk(batch);
+        f.sendFramed(framed, batch);
         f.position = to;
         continue;
       }
