@@ -4,6 +4,8 @@
 import http from "node:http";
 
 interface Follower {
+  /** Index of the session it follows. */
+  session: number;
   idles: number;
   /** The end of the previous chunk (a marker can straddle two chunks). */
   tail: string;
@@ -15,14 +17,15 @@ const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INF
 const followers: Follower[] = [];
 let bytes = 0;
 let errors = 0;
-let createdAt: number | undefined;
-let waiting: { count: number; resolve: () => void } | undefined;
+/** The awaited idle entry's commit time per session (parsed once per session and round, not per follower). */
+let createdAt = new Map<number, number>();
+let waiting: { counts: Record<number, number>; resolve: () => void } | undefined;
 const now = () => performance.timeOrigin + performance.now();
 
-function open(url: string, headers: Record<string, string>): Promise<number> {
+function open(url: string, session: number, headers: Record<string, string>): Promise<number> {
   const begun = now();
   return new Promise((resolve) => {
-    const follower: Follower = { idles: 0, tail: "", arrivals: [] };
+    const follower: Follower = { session, idles: 0, tail: "", arrivals: [] };
     const req = http.request(url, { headers: { accept: "text/event-stream", ...headers }, agent }, (res) => {
       if (res.statusCode !== 200) {
         errors++;
@@ -43,16 +46,16 @@ function open(url: string, headers: Record<string, string>): Promise<number> {
         while (at >= 0) {
           follower.idles++;
           follower.arrivals.push(now());
-          // One connection parses the awaited entry's data line once, for the entry's commit time.
-          if (createdAt === undefined) {
+          // One connection per session parses the awaited entry's data line, for the entry's commit time.
+          if (waiting && !createdAt.has(session)) {
             const line = text.slice(at + MARKER.length, text.indexOf("\n", at + MARKER.length));
             const match = /"createdAt":"([^"]+)"/.exec(line);
-            if (match) createdAt = Date.parse(match[1]!);
+            if (match) createdAt.set(session, Date.parse(match[1]!));
           }
           at = text.indexOf(MARKER, at + MARKER.length);
         }
         follower.tail = text.slice(-MARKER.length);
-        if (waiting && follower.idles >= waiting.count) check();
+        if (waiting && follower.idles >= (waiting.counts[session] ?? 0)) check();
       });
       res.on("error", () => errors++);
     });
@@ -66,8 +69,8 @@ function open(url: string, headers: Record<string, string>): Promise<number> {
 
 function check(): void {
   if (!waiting) return;
-  const count = waiting.count;
-  if (followers.every((f) => f.idles >= count)) {
+  const counts = waiting.counts;
+  if (followers.every((f) => f.idles >= (counts[f.session] ?? 0))) {
     const done = waiting.resolve;
     waiting = undefined;
     done();
@@ -76,34 +79,38 @@ function check(): void {
 
 process.on("message", async (message: { cmd: string; [key: string]: unknown }) => {
   if (message.cmd === "open") {
-    const { url, headers, count, parallel } = message as unknown as {
-      url: string;
+    const { urls, sessions, headers, parallel } = message as unknown as {
+      urls: string[];
+      /** The session index of each connection to open. */
+      sessions: number[];
       headers: Record<string, string>;
-      count: number;
       parallel: number;
     };
     const connectMs: number[] = [];
     let next = 0;
     await Promise.all(
       Array.from({ length: parallel }, async () => {
-        while (next < count) {
-          next++;
-          connectMs.push(await open(url, headers));
+        while (next < sessions.length) {
+          const session = sessions[next++]!;
+          connectMs.push(await open(urls[session]!, session, headers));
         }
       }),
     );
     process.send!({ cmd: "opened", connectMs, errors });
   } else if (message.cmd === "await") {
-    const count = message.count as number;
-    createdAt = undefined;
+    // counts[session]: the idle entries its followers must have seen (the sessions of this round are one more).
+    const counts = message.counts as Record<number, number>;
+    createdAt = new Map();
     await new Promise<void>((resolve) => {
-      waiting = { count, resolve };
+      waiting = { counts, resolve };
       check();
     });
     process.send!({
       cmd: "arrived",
-      arrivals: followers.map((f) => f.arrivals[count - 1]!),
-      createdAt,
+      arrivals: followers
+        .filter((f) => counts[f.session] !== undefined)
+        .map((f) => [f.session, f.arrivals[counts[f.session]! - 1]!]),
+      createdAt: [...createdAt],
       bytes,
       errors,
     });
