@@ -1,8 +1,9 @@
-// `pnpm bench:scale:followers`: SSE followers held by one API process (`ROLE=all`, one process, `builtin/echo`), from
-// CLIENT_PROCESSES lean client processes. Two scenarios on the same process, one after the other:
-//   one session   FOLLOWERS (10,000) follow one session: the largest fan-out of one entry;
-//   spread        FOLLOWERS over SESSIONS (1,000) sessions, ACTIVE (200) of them taking a turn at once per round:
-//                 most followers idle, many sessions active (issue #39's shape).
+// `pnpm bench:scale:followers`: SSE followers held by one API process (`ROLE=api`; the turns, `builtin/echo`, run in
+// a `ROLE=worker` process beside it, so the API process only serves and fans out), from CLIENT_PROCESSES lean client
+// processes. Two scenarios on the same processes, one after the other:
+//   spread        FOLLOWERS (10,000) over SESSIONS (1,000) sessions, ACTIVE (200) of them taking a turn at once per
+//                 round: most followers idle, many sessions active (issue #39's shape);
+//   one session   FOLLOWERS follow one session: the largest fan-out of one entry.
 // Each reports the time to connect, the server's memory per follower (RSS after minus before, over the followers),
 // and per round the time from the post(s) to the turn's idle entry at every follower of the sessions that took a
 // turn, and from that entry's commit (its `createdAt`, the database's clock on this machine) to its frame (p50 / p99
@@ -150,7 +151,7 @@ async function scenario(api: Api, name: string, sessionIds: string[], idles: num
       `  post → idle frame, p50 / p99 over ${postToFrame.length} frames: ${percentile(postToFrame, 50).toFixed(0)} / ${percentile(postToFrame, 99).toFixed(0)} ms`,
     );
     out(
-      `  commit → idle frame, p50 / p99: ${percentile(commitToFrame, 50).toFixed(0)} / ${percentile(commitToFrame, 99).toFixed(0)} ms`,
+      `  commit → idle frame (its createdAt, the database's clock), p50 / p99: ${percentile(commitToFrame, 50).toFixed(0)} / ${percentile(commitToFrame, 99).toFixed(0)} ms`,
     );
     out(
       `  server CPU per round (${active} turn(s) of 4 entries, each to its followers): ${(cpuRounds / ROUNDS).toFixed(0)} ms · load ${load()}`,
@@ -166,8 +167,9 @@ if (!database) throw new Error("the followers bench needs PostgreSQL (set BENCH_
 const dataDir = mkdtempSync(join(tmpdir(), "ap-followers-"));
 const key = `ap_bench_${randomBytes(16).toString("hex")}`;
 let platform: Started | undefined;
+let worker: Started | undefined;
 try {
-  platform = await startPlatformProcess({
+  const env = {
     ...benchPlatformEnv({
       databaseUrl: database.url,
       dataDir,
@@ -177,7 +179,10 @@ try {
     }),
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
     PROCESSES: "1",
-  });
+  };
+  platform = await startPlatformProcess({ ...env, ROLE: "api" });
+  // At info level: the line that says it started is what the bench waits for.
+  worker = await startPlatformProcess({ ...env, ROLE: "worker", LOG_LEVEL: "info" });
   const auth = { authorization: `Bearer ${key}` };
   const http = new HttpClient(platform.url, auth, 50);
   const project = (JSON.parse((await http.request("GET", "/v1/platform/context")).body) as { project: { id: string } })
@@ -192,15 +197,6 @@ try {
   ).id;
   const api: Api = { url: platform.url, pid: platform.child.pid!, auth, base, http, agentId };
 
-  if (SCENARIO !== "spread") {
-    const session = await newSession(api);
-    // A first turn warms the paths a round takes (the loop, the stream) before anything is measured.
-    await post(api, session, "warm up");
-    while (!(await http.request("GET", `${base}/sessions/${session}/events`)).body.includes("session.status_idle")) {
-      await sleep(50);
-    }
-    await scenario(api, "one session", [session], [1], 1);
-  }
   if (SCENARIO !== "one") {
     const sessions: string[] = [];
     while (sessions.length < SESSIONS) {
@@ -215,8 +211,18 @@ try {
       Math.min(ACTIVE, SESSIONS),
     );
   }
+  if (SCENARIO !== "spread") {
+    const session = await newSession(api);
+    // A first turn warms the paths a round takes (the loop, the stream) before anything is measured.
+    await post(api, session, "warm up");
+    while (!(await http.request("GET", `${base}/sessions/${session}/events`)).body.includes("session.status_idle")) {
+      await sleep(50);
+    }
+    await scenario(api, "one session", [session], [1], 1);
+  }
   http.close();
 } finally {
+  if (worker) await stopProcess(worker.child);
   if (platform) await stopProcess(platform.child);
   rmSync(dataDir, { recursive: true, force: true });
   await database.drop();
