@@ -79,7 +79,15 @@ export function createApp(
     ...options,
     responseValidation: false,
   });
-  createExpressEndpoints(contract.agents, agentRoutes(ctx), app, options);
+  // Agent creation is built from the configuration the contract just validated on input (test/agents/
+  // agents-contract.test.ts checks what it sends); the agent's other routes keep the re-validation.
+  const { create: createAgentRoute, ...otherAgentRoutes } = agentRoutes(ctx);
+  const { create: createAgentContract, ...otherAgentContract } = contract.agents;
+  createExpressEndpoints({ create: createAgentContract }, { create: createAgentRoute }, app, {
+    ...options,
+    responseValidation: false,
+  });
+  createExpressEndpoints(otherAgentContract, otherAgentRoutes, app, options);
   const platform = platformRoutes(ctx);
   createExpressEndpoints(contract.platform, platform.platform, app, options);
   createExpressEndpoints(contract.projects, platform.projects, app, options);

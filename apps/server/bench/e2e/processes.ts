@@ -70,8 +70,8 @@ export function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /** The platform as a user runs it: the build (`dist/main.js`) when there is one, else the sources. */
-export function startPlatformProcess(env: Record<string, string>): Promise<Started> {
-  const main = existsSync(join(SERVER_DIR, "dist", "main.js")) ? ["dist/main.js"] : [...TSX, "src/main.ts"];
+export function startPlatformProcess(env: Record<string, string>, dist = "dist"): Promise<Started> {
+  const main = existsSync(join(SERVER_DIR, dist, "main.js")) ? [`${dist}/main.js`] : [...TSX, "src/main.ts"];
   const pattern = env.ROLE === "worker" ? /(worker) started/ : /Base URL:\s+(http\S+)/;
   return startProcess([...PLATFORM_NODE_ARGS, ...main], env, pattern);
 }

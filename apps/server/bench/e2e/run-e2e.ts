@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchPlatformEnv, freshDatabase, percentile } from "../support.js";
+import { type DatabaseCost, DatabaseMeter } from "./database-cost.js";
 import {
   cpuTimeMs,
   peakRssMiB,
@@ -32,15 +33,42 @@ interface Server {
   target: Target;
   process: Started;
   headers: Record<string, string>;
+  /** Its database's side: backends' CPU and WAL. */
+  db: DatabaseMeter;
 }
 
-/** A workload's figure, with the server process's CPU time (user + system) per operation while it was measured. */
+/**
+ * A workload's figure, with the server process's CPU time (user + system) per operation while it was measured, and
+ * its database's: the backends' CPU time and the WAL bytes written for it, per operation (null where not measurable).
+ */
 interface Measured {
   value: number;
   cpuMsPerOp: number;
+  pgCpuMsPerOp: number | null;
+  walBytesPerOp: number | null;
+  /** Transactions that wrote to the database, per operation (a statement each, outside explicit transactions). */
+  writesPerOp: number | null;
 }
 
 const cpuOf = (server: Server) => cpuTimeMs(server.process.child.pid!);
+
+/** Starts measuring a server's CPU and its database's; `done(ops)` returns them per operation. */
+async function meter(server: Server): Promise<{ done(ops: number): Promise<Omit<Measured, "value">> }> {
+  const cpu = cpuOf(server);
+  const db = await server.db.mark();
+  return {
+    async done(ops) {
+      const cpuMsPerOp = (cpuOf(server) - cpu) / ops;
+      const cost: DatabaseCost = await server.db.since(db);
+      return {
+        cpuMsPerOp,
+        pgCpuMsPerOp: cost.cpuMs === null ? null : cost.cpuMs / ops,
+        walBytesPerOp: cost.walBytes === null ? null : cost.walBytes / ops,
+        writesPerOp: cost.writes === null ? null : cost.writes / ops,
+      };
+    },
+  };
+}
 
 /** Runs `clients` loops of `step` for `SECONDS` (after a one-second warm-up) and returns completed steps per second. */
 async function throughput(server: Server, clients: number, step: (client: number) => Promise<void>): Promise<Measured> {
@@ -58,10 +86,11 @@ async function throughput(server: Server, clients: number, step: (client: number
     return done;
   };
   await run(1000);
+  const measuring = await meter(server);
   const started = performance.now();
-  const cpu = cpuOf(server);
   const done = await run(SECONDS * 1000);
-  return { value: done / ((performance.now() - started) / 1000), cpuMsPerOp: (cpuOf(server) - cpu) / done };
+  const value = done / ((performance.now() - started) / 1000);
+  return { value, ...(await measuring.done(done)) };
 }
 
 async function w1CreateAgents(server: Server): Promise<Measured> {
@@ -86,14 +115,14 @@ async function w2TurnLatency(server: Server, agentId: string): Promise<Measured>
   try {
     for (let i = 0; i < 20; i++) await oneTurn(server, client, agentId, i);
     const times: number[] = [];
-    const cpu = cpuOf(server);
+    const measuring = await meter(server);
     const until = performance.now() + SECONDS * 1000;
     for (let i = 0; performance.now() < until || times.length < 50; i++) {
       const started = performance.now();
       await oneTurn(server, client, agentId, i);
       times.push(performance.now() - started);
     }
-    return { value: percentile(times, 50), cpuMsPerOp: (cpuOf(server) - cpu) / times.length };
+    return { value: percentile(times, 50), ...(await measuring.done(times.length)) };
   } finally {
     client.close();
   }
@@ -143,6 +172,7 @@ if (!platformDb || !bareDb) throw new Error("the end-to-end bench needs PostgreS
 const dataDir = mkdtempSync(join(tmpdir(), "ap-bench-e2e-"));
 const key = `ap_bench_${randomBytes(16).toString("hex")}`;
 const started: Started[] = [];
+const meters: DatabaseMeter[] = [];
 try {
   const fake = await startProcess([...TSX, "bench/e2e/fake-model-process.ts"], {}, /LISTENING (\S+)/);
   started.push(fake);
@@ -159,21 +189,45 @@ try {
   const platformProcess = await startPlatformProcess(split ? { ...platformEnv, ROLE: "api" } : platformEnv);
   started.push(platformProcess);
   if (split) started.push(await startPlatformProcess({ ...platformEnv, ROLE: "worker", LOG_LEVEL: "info" }));
-  const bareProcess = await startProcess(
-    [...TSX, "bench/e2e/bare-e2e-server.ts"],
-    {
-      DATABASE_URL: bareDb.url,
-      MODEL_URL: fake.url,
-    },
-    /LISTENING (\S+)/,
-  );
+  // `BENCH_AB_DIST=dist-before`: another build of the platform (a copy of `dist` made before a change) takes the bare
+  // server's place, so the ratios are an A/B of the change in alternating rounds.
+  const abDist = process.env.BENCH_AB_DIST;
+  const abEnv = abDist && { ...platformEnv, DATABASE_URL: bareDb.url, SECRETS_KEY: randomBytes(32).toString("base64") };
+  if (abEnv) await stopProcess((await startPlatformProcess(abEnv, abDist)).child);
+  const bareProcess = abEnv
+    ? await startPlatformProcess(abEnv, abDist)
+    : await startProcess(
+        [...TSX, "bench/e2e/bare-e2e-server.ts"],
+        {
+          DATABASE_URL: bareDb.url,
+          MODEL_URL: fake.url,
+        },
+        /LISTENING (\S+)/,
+      );
   started.push(bareProcess);
 
   const auth = { authorization: `Bearer ${key}` };
   const context = await new HttpClient(platformProcess.url, auth, 1).request("GET", "/v1/platform/context");
   const projectId = (JSON.parse(context.body) as { project: { id: string } }).project.id;
-  const platform: Server = { target: platformTarget(projectId), process: platformProcess, headers: auth };
-  const bare: Server = { target: bareTarget, process: bareProcess, headers: {} };
+  const platform: Server = {
+    target: platformTarget(projectId),
+    process: platformProcess,
+    headers: auth,
+    db: await DatabaseMeter.open(platformDb.url),
+  };
+  const abProject = async () =>
+    (
+      JSON.parse((await new HttpClient(bareProcess.url, auth, 1).request("GET", "/v1/platform/context")).body) as {
+        project: { id: string };
+      }
+    ).project.id;
+  const bare: Server = {
+    target: abEnv ? platformTarget(await abProject()) : bareTarget,
+    process: bareProcess,
+    headers: abEnv ? auth : {},
+    db: await DatabaseMeter.open(bareDb.url),
+  };
+  meters.push(platform.db, bare.db);
   out(
     `end to end · platform ${platformProcess.url} (ROLE=all, defaults) · bare ${bareProcess.url} · ${ROUNDS} alternating rounds of ${SECONDS} s each`,
   );
@@ -191,6 +245,19 @@ try {
   const rows: string[][] = [];
   const median = (values: number[]) => percentile(values, 50);
   const ms = (value: number) => `${value.toFixed(value < 1 ? 3 : 2)} ms`;
+  const known = (values: (number | null)[]) => (values.every((v) => v !== null) ? median(values as number[]) : null);
+  const msOrUnknown = (values: (number | null)[]) => {
+    const m = known(values);
+    return m === null ? "?" : ms(m);
+  };
+  const countOrUnknown = (values: (number | null)[]) => {
+    const m = known(values);
+    return m === null ? "?" : m.toFixed(1);
+  };
+  const bytesOrUnknown = (values: (number | null)[]) => {
+    const m = known(values);
+    return m === null ? "?" : `${fixed(m)} B`;
+  };
   // The ratio is always platform ÷ bare: for rates higher is better, for the latency and the CPU lower is.
   const measure = async (label: string, unit: string, work: (server: Server, agentId: string) => Promise<Measured>) => {
     if (!ONLY.includes(label.slice(0, 2))) return;
@@ -207,7 +274,13 @@ try {
     }
     const ratios = p.map((m, i) => m.value / b[i]!.value);
     const cpuRatios = p.map((m, i) => m.cpuMsPerOp / b[i]!.cpuMsPerOp);
-    const values = (list: Measured[]) => list.map((m) => `${fixed(m.value, 1)} (${m.cpuMsPerOp.toFixed(3)} ms CPU)`);
+    const values = (list: Measured[]) =>
+      list.map(
+        (m) =>
+          `${fixed(m.value, 1)} (${m.cpuMsPerOp.toFixed(3)} ms CPU, PostgreSQL ${m.pgCpuMsPerOp?.toFixed(3) ?? "?"} ms, ${
+            m.walBytesPerOp === null ? "?" : fixed(m.walBytesPerOp)
+          } B WAL)`,
+      );
     process.stderr.write(`  bare ${values(b).join(", ")} · platform ${values(p).join(", ")}\n`);
     const digits = unit === "ms" ? 1 : 0;
     const spread = ROUNDS > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : "";
@@ -217,6 +290,9 @@ try {
       `${fixed(median(b.map((m) => m.value)), digits)} ${unit}`,
       `${median(ratios).toFixed(2)}×${spread}`,
       `${ms(median(p.map((m) => m.cpuMsPerOp)))} · ${ms(median(b.map((m) => m.cpuMsPerOp)))} · ${median(cpuRatios).toFixed(1)}×`,
+      `${msOrUnknown(p.map((m) => m.pgCpuMsPerOp))} · ${msOrUnknown(b.map((m) => m.pgCpuMsPerOp))}`,
+      `${bytesOrUnknown(p.map((m) => m.walBytesPerOp))} · ${bytesOrUnknown(b.map((m) => m.walBytesPerOp))}`,
+      `${countOrUnknown(p.map((m) => m.writesPerOp))} · ${countOrUnknown(b.map((m) => m.writesPerOp))}`,
     ]);
   };
   await measure("W1 create an agent, 16 concurrent clients", "/s", (s) => w1CreateAgents(s));
@@ -233,11 +309,17 @@ try {
     `${fixed(peakRssMiB(bareProcess.child.pid!))} MiB`,
     "",
     "",
+    "",
+    "",
+    "",
   ]);
   rows.push([
     "start on a migrated database (spawn → listening)",
     `${fixed(platformProcess.startMs)} ms`,
     `${fixed(bareProcess.startMs)} ms`,
+    "",
+    "",
+    "",
     "",
     "",
   ]);
@@ -248,6 +330,9 @@ try {
     "Bare server (median)",
     "Ratio: median (range)",
     "Server CPU per operation: platform · bare · ratio",
+    "PostgreSQL CPU per op: platform · bare",
+    "WAL per op: platform · bare",
+    "Writing transactions per op: platform · bare",
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
@@ -257,6 +342,7 @@ try {
   for (const row of rows) out(line(row));
   out("");
 } finally {
+  for (const m of meters) await m.close();
   for (const p of started.reverse()) await stopProcess(p.child);
   await platformDb.drop();
   await bareDb.drop();

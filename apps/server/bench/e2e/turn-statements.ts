@@ -12,7 +12,9 @@ import { loadConfig } from "../../src/config.js";
 import { startPlatform } from "../../src/platform-process.js";
 import { startFakeOpenAI } from "../../test/support/fake-openai.js";
 import { freshDatabase } from "../support.js";
+import { statementStats } from "./statement-stats.js";
 import { HttpClient, platformTarget } from "./targets.js";
+import { walOfTurns } from "./turn-wal.js";
 
 const log: { at: number; connection: number; text: string }[] = [];
 let recording = false;
@@ -71,6 +73,35 @@ try {
     `\n${log.length} statements on ${new Set(log.map((s) => s.connection)).size} connections; session created at ` +
       `${created.toFixed(1)} ms, session.status_idle read at ${ended.toFixed(1)} ms\n`,
   );
+  // The WAL of fifty such turns, by relation and record type (pg_waldump over their LSN range), and what PostgreSQL
+  // spent on each statement when pg_stat_statements is loaded (a server with it in shared_preload_libraries).
+  const statements = await statementStats(database.url);
+  await statements?.reset();
+  const wal = await walOfTurns(database.url, async () => {
+    for (let i = 0; i < 50; i++) await target.turn(client, await target.createSession(client, agentId), "Again?");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+  if (statements) {
+    process.stdout.write(
+      "\npg_stat_statements, per turn (50 turns): calls · planning + execution ms · rows · WAL bytes · statement\n",
+    );
+    let ms = 0;
+    for (const row of await statements.read()) {
+      ms += (row.plan + row.exec) / 50;
+      process.stdout.write(
+        `${(row.calls / 50).toFixed(2).padStart(6)} · ${((row.plan + row.exec) / 50).toFixed(3).padStart(7)} ms · ` +
+          `${(row.rows / 50).toFixed(1).padStart(5)} · ${(row.wal / 50).toFixed(0).padStart(6)} B · ` +
+          `${row.query.replace(/\s+/g, " ").slice(0, 110)}\n`,
+      );
+    }
+    process.stdout.write(`${ms.toFixed(3)} ms of planning and execution per turn\n`);
+  }
+  if (wal) {
+    process.stdout.write(`\nWAL per turn (50 turns): ${(wal.total / 50).toFixed(0)} bytes\n`);
+    for (const [what, bytes] of wal.by.slice(0, 25)) {
+      process.stdout.write(`${(bytes / 50).toFixed(0).padStart(8)} B  ${what}\n`);
+    }
+  }
 } finally {
   client.close();
   await platform.close();

@@ -1,12 +1,13 @@
 // `pnpm bench:load`: 500 sessions at once against the platform (built, ROLE=all, default settings), each sending a
 // message, following its log over SSE until the turn ends, and again, for LOAD_SECONDS; the model answers after
 // FAKE_MODEL_DELAY_MS (300 by default), like a real provider. Reports turns/s, turn latency, errors, the server's peak
-// RSS and the most database connections it held.
+// RSS and the most database connections it held, and its database's side (PostgreSQL CPU and WAL per turn).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { DatabaseMeter } from "../e2e/database-cost.js";
 import {
   cpuTimeMs,
   peakRssMiB,
@@ -77,6 +78,8 @@ try {
   const until = performance.now() + SECONDS * 1000;
   const begun = performance.now();
   const cpuBefore = cpuTimeMs(platform.child.pid!);
+  const databaseMeter = await DatabaseMeter.open(database.url);
+  const databaseBefore = await databaseMeter.mark();
   await Promise.all(
     sessions.map(async (sessionId, i) => {
       for (let turn = 0; performance.now() < until; turn++) {
@@ -92,6 +95,8 @@ try {
   );
   const elapsed = (performance.now() - begun) / 1000;
   const cpuMs = cpuTimeMs(platform.child.pid!) - cpuBefore;
+  const databaseCost = await databaseMeter.since(databaseBefore);
+  await databaseMeter.close();
   clearInterval(sampler);
   client.close();
   const peak = peakRssMiB(platform.child.pid!);
@@ -103,6 +108,14 @@ try {
       `${percentile(latencies, 50).toFixed(0)} / ${percentile(latencies, 95).toFixed(0)} ms`,
     ],
     ["Server CPU per turn", `${(cpuMs / Math.max(1, latencies.length)).toFixed(1)} ms`],
+    [
+      "PostgreSQL CPU per turn (the database's backends)",
+      databaseCost.cpuMs === null ? "?" : `${(databaseCost.cpuMs / Math.max(1, latencies.length)).toFixed(1)} ms`,
+    ],
+    [
+      "WAL per turn",
+      databaseCost.walBytes === null ? "?" : `${(databaseCost.walBytes / Math.max(1, latencies.length)).toFixed(0)} B`,
+    ],
     ["Errors", `${errors.length}${errors.length ? ` (first: ${errors[0]})` : ""}`],
     ["Peak RSS of the server", `${peak.toFixed(0)} MiB`],
     ["Most database connections held", `${maxConnections} (pool 20 + 1 LISTEN)`],

@@ -41,33 +41,30 @@ function readPlainJson(req: Request, res: Response, next: NextFunction): void {
     settled = true;
     next(error);
   };
-  const fail = AsyncResource.bind(() =>
-    settle(parserFailure(new Error("request aborted"), { type: "request.aborted" })),
-  );
+  // What the route does next runs in the request's async context (its trace), not in the socket's, as raw-body binds
+  // its callback. One resource entered explicitly: `AsyncResource.bind` also defines a deprecated accessor pair on
+  // every function it binds (DEP0172), which was ~1 % of agent creation's CPU for two binds a request.
+  const scope = new AsyncResource("JSON_BODY");
+  const fail = () =>
+    scope.runInAsyncScope(settle, undefined, parserFailure(new Error("request aborted"), { type: "request.aborted" }));
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.once("aborted", fail);
   req.once("error", fail);
-  // Bound to the request's async context (as raw-body binds its callback): what the route does next runs in the
-  // request's trace, not in the socket's.
-  req.once(
-    "end",
-    AsyncResource.bind(() => {
-      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      let text = "";
-      try {
-        refuseDeepJson(req, res, raw);
-        text = raw.toString("utf8");
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        req.body = text.length === 0 ? {} : JSON.parse(text);
-      } catch (error) {
-        settle(
-          error instanceof SyntaxError ? parserFailure(error, { type: "entity.parse.failed", body: text }) : error,
-        );
-        return;
-      }
-      settle(nulInBody(req));
-    }),
-  );
+  req.once("end", () => scope.runInAsyncScope(finish));
+  function finish() {
+    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    let text = "";
+    try {
+      refuseDeepJson(req, res, raw);
+      text = raw.toString("utf8");
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      req.body = text.length === 0 ? {} : JSON.parse(text);
+    } catch (error) {
+      settle(error instanceof SyntaxError ? parserFailure(error, { type: "entity.parse.failed", body: text }) : error);
+      return;
+    }
+    settle(nulInBody(req));
+  }
 }
 
 /** Bodies are JSON: another declared media type is a 415, a body that does not parse a 400, a large one a 413. */

@@ -40,7 +40,8 @@ export async function nearestChunks(
   backend: VectorBackend,
   q: NearestQuery,
 ): Promise<{ chunkId: string; score: number }[]> {
-  // A query with nothing the model represents (only identifiers, say) has no direction: nothing is near it.
+  // A query with nothing the model represents (only identifiers, say) has no direction: nothing is near it. Likewise a
+  // passage at zero (or negative) similarity shares nothing with the query and is not returned as a hit.
   if (!q.query.some((v) => v !== 0)) return [];
   if (backend.kind === "pgvector") {
     const client = await ctx.db.pool.connect();
@@ -71,7 +72,7 @@ export async function nearestChunks(
       q.limit,
       admitted ? (row) => admitted.has(packed.documentIds[row]!) : undefined,
     );
-    for (const { row, score } of top) found.push({ chunkId: packed.chunkIds[row]!, score });
+    for (const { row, score } of top) if (score > 0) found.push({ chunkId: packed.chunkIds[row]!, score });
   }
   return found.sort((a, b) => b.score - a.score).slice(0, q.limit);
 }

@@ -156,7 +156,7 @@ export async function pgvectorNearest(
     if (q.iterativeScan) await client.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
     const { rows } = await client.query<{ chunkId: string; score: number }>(sql, values);
     await client.query("COMMIT");
-    return rows.sort((a, b) => b.score - a.score);
+    return rows.filter((r) => r.score > 0).sort((a, b) => b.score - a.score);
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw error;

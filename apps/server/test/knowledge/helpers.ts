@@ -29,6 +29,7 @@ export async function search(
       title: string;
       headingPath: string[];
       text: string;
+      score: number;
       foundBy: Record<string, unknown>;
       metadata: Record<string, string>;
     }[];

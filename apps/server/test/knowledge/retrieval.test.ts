@@ -115,6 +115,10 @@ describe("knowledge retrieval", () => {
     const only = await search(t, kb.id, { query: "water", filter: { documentIds: [notes.id] }, mode: "semantic" });
     expect(only.body.data.length).toBeGreaterThan(0);
     expect(only.body.data.every((h) => h.documentId === notes.id)).toBe(true);
+    // Asked for more passages than share anything with the query, semantic search returns only those that do.
+    const all = await search(t, kb.id, { query: "water", mode: "semantic", limit: 50 });
+    expect(all.body.data.length).toBeGreaterThan(0);
+    expect(all.body.data.every((h) => h.score > 0)).toBe(true);
   });
 
   it("keeps results available while a model change re-embeds the base, then switches", async () => {
