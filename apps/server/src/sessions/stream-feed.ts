@@ -73,8 +73,19 @@ export class StreamFollower {
   sendFramed(framed: Buffer, data: Buffer): void {
     if (this.closed) return;
     const socket = this.res.socket;
-    if (this.res.headersSent && this.res.chunkedEncoding && !this.res.writableEnded && socket && !socket.destroyed) {
-      socket.write(framed);
+    // The socket must be this response's and hold nothing of it back (Node's internal fields: a response waiting
+    // behind another on a kept-alive connection queues its output in `outputData`).
+    const internal = this.res as unknown as { outputData?: unknown[] };
+    const owns = (socket as unknown as { _httpMessage?: unknown } | null)?._httpMessage === this.res;
+    if (
+      owns &&
+      this.res.headersSent &&
+      this.res.chunkedEncoding &&
+      !this.res.writableEnded &&
+      !socket!.destroyed &&
+      (internal.outputData?.length ?? 0) === 0
+    ) {
+      socket!.write(framed);
     } else {
       this.send(data);
     }
