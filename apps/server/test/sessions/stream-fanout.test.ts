@@ -129,4 +129,35 @@ describe("SSE fan-out", () => {
       stalled.destroy();
     }
   });
+
+  it("followers joining a live feed at other positions (an old Last-Event-ID, afterSeq past the head) get exactly their entries", async () => {
+    const s = await newSession(t, tenant, { agent: agentId, events: [message("one"), message("two")] });
+    const url = `${t.url}${tenant.base}/sessions/${s.id}/events/stream`;
+    const first = await openSse(url, tenant.auth);
+    const opened: SseConnection[] = [first];
+    try {
+      await first.waitForFrames(2);
+      for (let i = 3; i <= 6; i++) await postEvents(t, tenant, s.id, [message(`m${i}`)]);
+      await first.waitForFrames(6);
+      // Joins the feed at 6 after reading 3..6 itself; another waits for entries after 8, past the head.
+      const resumed = await openSse(url, { ...tenant.auth, "Last-Event-ID": "2" });
+      const ahead = await openSse(`${url}?afterSeq=8`, tenant.auth);
+      opened.push(resumed, ahead);
+      for (let i = 7; i <= 10; i++) await postEvents(t, tenant, s.id, [message(`m${i}`)]);
+      const log = await readLog(t, tenant, s.id);
+      expect(log).toHaveLength(10);
+      expect((await first.waitForFrames(10)).map((f) => Number(f.id))).toEqual(log.map((e) => e.seq));
+      expect((await resumed.waitForFrames(8)).map((f) => Number(f.id))).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
+      expect((await ahead.waitForFrames(2)).map((f) => Number(f.id))).toEqual([9, 10]);
+      await postEvents(t, tenant, s.id, [message("m11")]);
+      await first.waitForFrames(11);
+      await resumed.waitForFrames(9);
+      await ahead.waitForFrames(3);
+      for (const c of opened) expect(c.frames.map((f) => Number(f.id)).at(-1)).toBe(11);
+      expect(resumed.frames).toHaveLength(9);
+      expect(ahead.frames).toHaveLength(3);
+    } finally {
+      for (const c of opened) c.close();
+    }
+  });
 });
