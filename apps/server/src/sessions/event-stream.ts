@@ -61,6 +61,8 @@ class EventStreams {
   /** Heartbeats keep proxies from closing an idle stream (a slow follower's buffer already holds something). */
   private ping(): void {
     for (const f of this.followers) if (f.opened && !f.slow) f.send(PING);
+    const now = Date.now();
+    for (const feed of this.feeds.values()) feed.forgetQuietFrames(now);
   }
 }
 

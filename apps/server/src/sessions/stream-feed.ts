@@ -11,9 +11,14 @@ import { recentEvents } from "./recent-events.js";
 const PAGE = 500;
 /** A read that met an unreachable database is tried again this soon (the streams stay open through the outage). */
 const READ_RETRY_MS = 500;
-/** The newest frames a feed keeps, so that a follower a few entries behind catches up without a read. */
-const WINDOW_ENTRIES = 256;
-const WINDOW_BYTES = 1024 * 1024;
+/**
+ * The newest frames a feed keeps, so that a follower a few entries behind (joining while entries are committed, or
+ * back from a full buffer) catches up without a read: bounded in entries and bytes, and forgotten once the session
+ * has been quiet for WINDOW_MS, so a thousand followed sessions hold little.
+ */
+const WINDOW_ENTRIES = 64;
+const WINDOW_BYTES = 128 * 1024;
+const WINDOW_MS = 5_000;
 /**
  * A follower whose unsent output exceeds this many bytes gets nothing more from the feed: it waits for its socket to
  * drain, then catches up on its own (from the feed's frames or the log) and joins again, so it never slows the others
@@ -122,8 +127,9 @@ export class SessionFeed {
   /** The newest `seq` the feed has read (entries up to it are committed); unset until a follower anchors it. */
   head: number | undefined;
   private notified = -1;
-  private readonly window: { seq: number; frame: string }[] = [];
+  private window: { seq: number; frame: string }[] = [];
   private windowBytes = 0;
+  private windowAt = 0;
   readonly followers = new Set<StreamFollower>();
   private pumping = false;
   private again = false;
@@ -239,6 +245,7 @@ export class SessionFeed {
     while (this.window.length > WINDOW_ENTRIES || (this.windowBytes > WINDOW_BYTES && this.window.length > 1)) {
       this.windowBytes -= this.window.shift()!.frame.length;
     }
+    this.windowAt = Date.now();
     const to = events[events.length - 1]!.seq;
     this.head = to;
     let batch: Buffer | undefined;
@@ -265,6 +272,14 @@ export class SessionFeed {
       }
       if (slice !== "") f.send(slice);
       f.position = to;
+    }
+  }
+
+  /** Drops the kept frames once the session has been quiet for a while (called on the heartbeat's tick). */
+  forgetQuietFrames(now: number): void {
+    if (this.window.length > 0 && now - this.windowAt > WINDOW_MS) {
+      this.window = [];
+      this.windowBytes = 0;
     }
   }
 
