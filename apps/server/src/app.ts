@@ -12,6 +12,7 @@ import { environmentRoutes } from "./environments/routes.js";
 import { experimentRoutes } from "./experiments/index.js";
 import { governanceRoutes } from "./governance/routes.js";
 import { authenticate } from "./http/authenticate.js";
+import { compressResponses } from "./http/compression.js";
 import { consoleDist, consoleRouter } from "./http/console.js";
 import { corsFor } from "./http/cors.js";
 import { docsRouter } from "./http/docs.js";
@@ -55,6 +56,7 @@ export function createApp(
   if (telemetry?.enabled) app.use(traceRequests());
   app.use(securityHeaders());
   app.use(refuseNulInUrl);
+  if (!/^(false|0|off)$/i.test(ctx.config.env.HTTP_COMPRESSION ?? "")) app.use(compressResponses());
   const cors = corsFor(ctx.config.env.CORS_ORIGINS);
   if (cors) app.use(cors);
   app.use(healthRouter(ctx));

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import express, { type Router } from "express";
 
 export const CONSOLE_PREFIX = "/console";
@@ -36,6 +36,7 @@ export function consoleRouter(dist: string | undefined): Router {
     return router;
   }
   const indexHtml = readFileSync(join(dist, "index.html"), "utf8");
+  router.use(CONSOLE_PREFIX, precompressed(dist));
   const sendIndex: express.RequestHandler = (_req, res) => {
     res.setHeader("Cache-Control", "no-cache");
     res.type("html").send(indexHtml);
@@ -48,4 +49,32 @@ export function consoleRouter(dist: string | undefined): Router {
   router.use(CONSOLE_PREFIX, express.static(dist, { index: false, redirect: false, maxAge: "1h" }));
   router.get([CONSOLE_PREFIX, `${CONSOLE_PREFIX}/*`], sendIndex);
   return router;
+}
+
+/**
+ * The build's `<file>.br` / `<file>.gz` (written by `apps/console/scripts/precompress.mjs`), sent in place of `<file>`
+ * to a client that accepts them (its `Accept-Encoding` q-values decide; brotli first when they tie): the request is
+ * pointed at the compressed file, with the original's type and `Content-Encoding`, and served by the static
+ * handlers that follow (ranges, caching headers). Only files listed at start are considered.
+ */
+function precompressed(dist: string): express.RequestHandler {
+  const compressed = new Set(
+    readdirSync(dist, { recursive: true })
+      .map((entry) => `/${String(entry).split(sep).join("/")}`)
+      .filter((path) => path.endsWith(".br") || path.endsWith(".gz")),
+  );
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const br = compressed.has(`${req.path}.br`);
+    const gz = compressed.has(`${req.path}.gz`);
+    if (!br && !gz) return next();
+    res.vary("Accept-Encoding");
+    const offered = [...(br ? ["br"] : []), ...(gz ? ["gzip"] : [])];
+    const encoding = req.acceptsEncodings(...offered);
+    if (encoding !== "br" && encoding !== "gzip") return next();
+    res.type(req.path.slice(req.path.lastIndexOf(".")));
+    res.setHeader("Content-Encoding", encoding);
+    req.url = req.url.replace(req.path, `${req.path}.${encoding === "br" ? "br" : "gz"}`);
+    next();
+  };
 }

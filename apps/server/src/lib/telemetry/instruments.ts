@@ -83,6 +83,11 @@ function createInstruments() {
       description: "Duration of tool calls, by tool and outcome",
       unit: "s",
     }),
+    streamReads: meter.createCounter("agent_platform.session_stream.reads", {
+      description:
+        "Reads of new entries for SSE followers, by source: recent (this process's commit), database (one per notified batch and process), catch_up (a follower behind the others)",
+      unit: "{read}",
+    }),
     guardrailDecisions: meter.createCounter("agent_platform.guardrail.decisions", {
       description: "Guardrails that triggered, by stage, check and action",
       unit: "{decision}",

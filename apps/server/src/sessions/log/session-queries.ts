@@ -101,11 +101,11 @@ export async function listSessionEvents(
   sessionId: string,
   afterSeq: number,
   limit: number,
-): Promise<SessionEventPage> {
-  // One round trip: the session's existence (in this project) and the page, via a lateral join.
-  const { rows: found } = await pool.query<EventRow | { seq: null }>(
+): Promise<SessionEventPage & { head: number }> {
+  // One round trip: the session's existence (in this project), its head and the page, via a lateral join.
+  const { rows: found } = await pool.query<(EventRow | { seq: null }) & { head: number }>(
     prepared(
-      `SELECT e."seq", e."id", e."type", e."payload", e."createdAt" FROM sessions s
+      `SELECT e."seq", e."id", e."type", e."payload", e."createdAt", s."lastSeq" AS "head" FROM sessions s
      LEFT JOIN LATERAL (
        SELECT "seq", "id", "type", "payload", ${EVENT_CREATED_AT} FROM session_events
        WHERE "sessionId" = s."id" AND "seq" > $3 ORDER BY "seq" LIMIT $4
@@ -118,7 +118,7 @@ export async function listSessionEvents(
   const rows = found[0]!.seq === null ? [] : (found as EventRow[]).map(toWireEvent);
   const hasMore = rows.length > limit;
   const data = hasMore ? rows.slice(0, limit) : rows;
-  return { data, hasMore, nextAfterSeq: data.length > 0 ? data[data.length - 1]!.seq : afterSeq };
+  return { data, hasMore, nextAfterSeq: data.length > 0 ? data[data.length - 1]!.seq : afterSeq, head: found[0]!.head };
 }
 
 /** A page of a log as sent, with the session's `lastSeq` when it was read. */
