@@ -206,7 +206,9 @@ KEY="ap_image_test_$(openssl rand -hex 16)"
 run all --env DATABASE_URL="$URL" --env SECRETS_KEY="$(openssl rand -base64 32)" --env BOOTSTRAP_API_KEY="$KEY" \
   --env HOST=127.0.0.1 --env PORT="$PORT"
 wait_ready "$PORT" "$WORK/all.log"
-grep -q "Agent Platform is running (ROLE=all)" "$WORK/all.log" || fail "no banner"
+# One process per core under a supervisor (PROCESSES, default the CPUs the container sees): the banner says how many.
+grep -Eq "Agent Platform is running \(ROLE=all(, [0-9]+ processes)?\)" "$WORK/all.log" || fail "no banner"
+[ "$(grep -c "Agent Platform is running" "$WORK/all.log")" = 1 ] || fail "the banner was printed more than once"
 grep -q "Base URL:   http://127.0.0.1:$PORT" "$WORK/all.log" || fail "the banner's base URL"
 grep -q "Console:    http://127.0.0.1:$PORT/console" "$WORK/all.log" || fail "the banner's console URL"
 uid=$(listener_uid "$PORT")

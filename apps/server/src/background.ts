@@ -6,6 +6,7 @@ import { type AnyJobKind, JobRunner } from "./jobs/index.js";
 import { knowledgeIndexKind } from "./knowledge-bases/index.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
+import { LoadGauge, readLoadLimits } from "./lib/load-gauge.js";
 import { measure } from "./lib/telemetry/instruments.js";
 import { observeJobQueue } from "./lib/telemetry/telemetry.js";
 import { memoryIndexKind } from "./memory-stores/index.js";
@@ -33,16 +34,29 @@ export async function startBackground(ctx: AppContext, localTurns?: LocalTurnsLi
     knowledgeIndexKind(ctx, leaseMs),
     memoryIndexKind(ctx, leaseMs),
   ];
+  const pressure = new LoadGauge(
+    readLoadLimits(ctx.config.env, ctx.db.pool.options.max ?? 20),
+    ctx.db.pool,
+    ctx.logger,
+  );
   runner = new JobRunner({
     pool: ctx.db.pool,
     listener: ctx.listener,
     logger: ctx.logger,
     kinds,
     drainMs: integerSetting(ctx.config.env, "WORKER_DRAIN_MS", 10_000, 0, 3_600_000),
+    pressure,
     onResynchronised: () => measure().runnerResyncs.add(1),
   });
   runner.start();
   const unregister = ctx.readiness.add("jobs", () => runner!.problem);
+  // Information, not readiness: a worker under load still serves what it runs; it only claims nothing new.
+  ctx.readiness.addDetail("load", () => {
+    const reason = pressure.over();
+    return reason
+      ? `claiming no new work: ${reason}`
+      : `claiming work (event-loop delay p99 ${Math.round(pressure.eventLoopDelayMs)} ms)`;
+  });
   // A worker runs until it is told to stop. Its other handles (pooled connections, the listener's socket, timers that
   // are unref'd on purpose) can all be gone at once while the database restarts: without this one, a ROLE=worker
   // process would then simply exit (status 0, nothing logged).
@@ -62,6 +76,7 @@ export async function startBackground(ctx: AppContext, localTurns?: LocalTurnsLi
       clearInterval(keepAlive);
       unregister();
       await runner.stop();
+      pressure.stop();
       await Promise.all([cleanup.stop(), retention.stop(), turns.stop()]);
     },
   };

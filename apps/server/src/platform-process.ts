@@ -16,6 +16,7 @@ import type { Stoppable } from "./lib/lifecycle.js";
 import { createOutbound } from "./lib/outbound/index.js";
 import { LISTENER_APPLICATION_NAME, PgListener } from "./lib/pg-listener.js";
 import { phaseTimer } from "./lib/phase-timer.js";
+import { disableNamedStatements } from "./lib/prepared.js";
 import { Readiness } from "./lib/readiness.js";
 import { activeTraceIds, measure } from "./lib/telemetry/instruments.js";
 import { observePool, startTelemetry } from "./lib/telemetry/telemetry.js";
@@ -23,6 +24,14 @@ import { whenDatabaseAnswers } from "./lib/wait-for-database.js";
 import { createLogger } from "./logger.js";
 import { resolveSecretsKey } from "./secrets-key.js";
 import { localTurnsLink } from "./sessions/index.js";
+
+/** `DATABASE_PREPARED_STATEMENTS`: `on` (default) or `off`. */
+function preparedStatementsOff(value: string | undefined): boolean {
+  const v = value?.trim().toLowerCase();
+  if (!v || v === "on" || v === "true" || v === "1") return false;
+  if (v === "off" || v === "false" || v === "0") return true;
+  throw new Error(`DATABASE_PREPARED_STATEMENTS must be on or off (got ${value})`);
+}
 
 export interface RunningPlatform {
   ctx: AppContext;
@@ -46,10 +55,14 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   }
   timer.lap("database");
   const connectionString = config.databaseUrl ?? embedded!.connectionString;
+  // What needs a session of its own (LISTEN, the migrations, the first start's advisory lock) connects directly when
+  // the pool goes through a transaction-mode pooler (PgBouncer): DATABASE_LISTEN_URL.
+  const directString = config.env.DATABASE_LISTEN_URL || connectionString;
+  if (preparedStatementsOff(config.env.DATABASE_PREPARED_STATEMENTS)) disableNamedStatements();
   // Every role waits here for a database that is down or restarting (DATABASE_WAIT_S), serving /readyz 503 meanwhile.
   const waitHttp = config.role !== "worker" ? { http: { port: config.port, host: config.host } } : {};
-  const applied = await whenDatabaseAnswers(connectionString, { env: config.env, logger, ...waitHttp }, () =>
-    applyMigrations(connectionString),
+  const applied = await whenDatabaseAnswers(directString, { env: config.env, logger, ...waitHttp }, () =>
+    applyMigrations(directString),
   );
   if (applied.length) logger.info({ applied }, "migrations applied");
   timer.lap("migrations");
@@ -60,8 +73,10 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   });
   observePool(db.pool);
   const apiKeys = new ApiKeyCache();
-  const listener = new PgListener({ connectionString, application_name: LISTENER_APPLICATION_NAME }, logger, () =>
-    measure().listenerReconnects.add(1),
+  const listener = new PgListener(
+    { connectionString: directString, application_name: LISTENER_APPLICATION_NAME },
+    logger,
+    () => measure().listenerReconnects.add(1),
   );
   await listener.start();
   const readiness = new Readiness();
@@ -79,7 +94,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     readiness,
     stopping: stopping.signal,
   };
-  const boot = await bootstrapOnce(connectionString, db.prisma, config.bootstrapApiKey);
+  const boot = await bootstrapOnce(directString, db.prisma, config.bootstrapApiKey);
   timer.lap("bootstrap");
   if (boot?.generated && boot.apiKey) {
     mkdirSync(config.dataDir, { recursive: true });

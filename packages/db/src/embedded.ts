@@ -59,6 +59,8 @@ async function loadEmbeddedPostgres(from?: string) {
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   database?: string;
+  /** PostgreSQL's `max_connections` (its default, 100, when unset): the supervisor of several processes raises it. */
+  maxConnections?: number;
   log?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
   const dataDir = resolve(options.dataDir);
@@ -98,7 +100,13 @@ export async function startEmbeddedPostgres(options: {
     authMethod: "scram-sha-256",
     persistent: true,
     createPostgresUser: asRoot,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      ...(options.maxConnections ? ["-c", `max_connections=${options.maxConnections}`] : []),
+    ],
     onLog: (m) => log(String(m).trim()),
     onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
   });

@@ -11,7 +11,8 @@ pool.on("error", () => {});
 const modelUrl = `${process.env.MODEL_URL}/chat/completions`;
 const replies = new EventEmitter();
 replies.setMaxListeners(0);
-const modelAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+// No cap on model connections: the floor of `pnpm bench:scale` holds thousands of slow model calls at once.
+const modelAgent = new http.Agent({ keepAlive: true });
 
 await pool.query(`CREATE TABLE IF NOT EXISTS bare_agents (id text PRIMARY KEY, body jsonb NOT NULL, created_at timestamptz DEFAULT now());
   CREATE TABLE IF NOT EXISTS bare_sessions (id text PRIMARY KEY, agent text, created_at timestamptz DEFAULT now());

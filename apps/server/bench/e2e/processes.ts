@@ -73,5 +73,6 @@ export function stopProcess(child: ChildProcess): Promise<void> {
 export function startPlatformProcess(env: Record<string, string>, dist = "dist"): Promise<Started> {
   const main = existsSync(join(SERVER_DIR, dist, "main.js")) ? [`${dist}/main.js`] : [...TSX, "src/main.ts"];
   const pattern = env.ROLE === "worker" ? /(worker) started/ : /Base URL:\s+(http\S+)/;
-  return startProcess([...PLATFORM_NODE_ARGS, ...main], env, pattern);
+  // One process unless the bench asks for more (`PROCESSES`): its figures are per process.
+  return startProcess([...PLATFORM_NODE_ARGS, ...main], { PROCESSES: "1", ...env }, pattern);
 }

@@ -45,14 +45,14 @@ export class HttpClient {
   }
 
   /** Reads a Server-Sent Events stream until `done` holds for what arrived so far, then closes it. */
-  follow(path: string, done: (text: string) => boolean): Promise<void> {
+  follow(path: string, done: (text: string) => boolean, timeoutMs = 30_000): Promise<void> {
     const url = new URL(path, this.baseUrl);
     return new Promise((resolve, reject) => {
       let text = "";
       const timer = setTimeout(() => {
-        reject(new Error(`no end of turn within 30 s on ${path}: ${text.slice(-500)}`));
+        reject(new Error(`no end of turn within ${timeoutMs / 1000} s on ${path}: ${text.slice(-500)}`));
         r.destroy();
-      }, 30_000);
+      }, timeoutMs);
       const r = http.get(
         url,
         { agent: this.streamAgent, headers: { ...this.headers, accept: "text/event-stream" } },
@@ -91,8 +91,8 @@ export interface Target {
   name: string;
   createAgent(client: HttpClient, i: number): Promise<string>;
   createSession(client: HttpClient, agentId: string): Promise<string>;
-  /** Posts one user message and follows the log until the turn has ended. */
-  turn(client: HttpClient, sessionId: string, text: string): Promise<void>;
+  /** Posts one user message and follows the log until the turn has ended (within `timeoutMs`, default 30 s). */
+  turn(client: HttpClient, sessionId: string, text: string, timeoutMs?: number): Promise<void>;
   /** Reads the whole log (every page). */
   readLog(client: HttpClient, sessionId: string): Promise<number>;
 }
@@ -113,13 +113,15 @@ export function platformTarget(projectId: string): Target {
       const res = await client.request("POST", `${base}/sessions`, { agent: agentId });
       return (JSON.parse(res.body) as { id: string }).id;
     },
-    async turn(client, sessionId, text) {
+    async turn(client, sessionId, text, timeoutMs) {
       const res = await client.request("POST", `${base}/sessions/${sessionId}/events`, {
         events: [{ type: "user.message", content: [{ type: "text", text }] }],
       });
       const after = (JSON.parse(res.body) as { events: { seq: number }[] }).events[0]!.seq;
-      await client.follow(`${base}/sessions/${sessionId}/events/stream?afterSeq=${after}`, (t) =>
-        t.includes("session.status_idle"),
+      await client.follow(
+        `${base}/sessions/${sessionId}/events/stream?afterSeq=${after}`,
+        (t) => t.includes("session.status_idle"),
+        timeoutMs,
       );
     },
     async readLog(client, sessionId) {
@@ -150,9 +152,9 @@ export const bareTarget: Target = {
     const res = await client.request("POST", "/sessions", { agent: agentId });
     return (JSON.parse(res.body) as { id: string }).id;
   },
-  async turn(client, sessionId, text) {
+  async turn(client, sessionId, text, timeoutMs) {
     await client.request("POST", `/sessions/${sessionId}/messages`, { text });
-    await client.follow(`/sessions/${sessionId}/stream`, (t) => t.includes("event: idle"));
+    await client.follow(`/sessions/${sessionId}/stream`, (t) => t.includes("event: idle"), timeoutMs);
   },
   async readLog(client, sessionId) {
     const res = await client.request("GET", `/sessions/${sessionId}/events`);

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type pg from "pg";
 import type { Logger } from "pino";
+import type { LoadPressure } from "../lib/load-gauge.js";
 import type { PgListener } from "../lib/pg-listener.js";
 import { WorkerStopping } from "./errors.js";
 import { type Claim, claimDue, claimKey, JOBS_CHANNEL, nextDueMs, releaseJob } from "./queue.js";
@@ -16,6 +17,11 @@ export interface JobRunnerOptions {
   kinds: readonly AnyJobKind[];
   /** On stop, how long runs in progress may take to finish before they are aborted and handed back. */
   drainMs: number;
+  /**
+   * Back-pressure: while it names an exhausted resource the runner claims nothing new (queued work waits in the table,
+   * for this process once it eases or for another one); runs in progress go on.
+   */
+  pressure?: LoadPressure;
   /** Called when the runner claims work again after its statements had failed (the database was unreachable). */
   onResynchronised?(failedForMs: number): void;
 }
@@ -69,6 +75,7 @@ export class JobRunner {
   }
 
   start(): void {
+    this.options.pressure?.onRelief(() => this.sweepAll());
     this.unsubscribe = this.options.listener.subscribe(JOBS_CHANNEL, {
       onNotification: (payload) => this.notified(payload),
       // Notifications sent while the listener was down are lost: look at the queue.
@@ -130,6 +137,7 @@ export class JobRunner {
   reserve(kind: string): ReservedSlot | undefined {
     const state = this.kinds.get(kind);
     if (!state || this.stopped || state.slotsUsed >= state.def.concurrency) return undefined;
+    if (this.options.pressure?.over()) return undefined;
     state.slotsUsed++;
     let used = false;
     return {
@@ -210,6 +218,14 @@ export class JobRunner {
     try {
       do {
         this.pumpAgain = false;
+        if (this.options.pressure?.over()) {
+          // Under load: what was asked for stays in the table; everything is swept once the load eases.
+          for (const state of this.kinds.values()) {
+            if (state.wanted.size > 0) state.sweep = true;
+            state.wanted.clear();
+          }
+          break;
+        }
         for (const state of this.kinds.values()) {
           const { def } = state;
           if (state.sweep && state.wanted.size > 0) {

@@ -7,6 +7,15 @@ import type pg from "pg";
  */
 const names = new Map<string, string>();
 const MAX_PREPARED = 200;
+let named = true;
+
+/**
+ * Sends every statement unnamed from now on (`DATABASE_PREPARED_STATEMENTS=off`): for a connection pooler that cannot
+ * keep named statements per client (PgBouncer before 1.21 in transaction mode), at the cost of parsing each time.
+ */
+export function disableNamedStatements(): void {
+  named = false;
+}
 
 /**
  * A single-statement query sent as a named (prepared) statement: each pooled connection parses and plans it once
@@ -16,6 +25,7 @@ const MAX_PREPARED = 200;
  * keeps each one until it closes.
  */
 export function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  if (!named) return { text, values };
   let name = names.get(text);
   if (name === undefined && names.size < MAX_PREPARED) {
     name = `ap_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;

@@ -7,12 +7,18 @@ const KEEP_ALIVE_IDLE_MS = 4_000;
 
 /**
  * Keep-alive connections to the model providers, shared by every call of the process. The agents' `timeout` applies to
- * idle connections; a request in progress has its own (`IDLE_TIMEOUT_MS`).
+ * idle connections; a request in progress has its own (`IDLE_TIMEOUT_MS`). No cap on sockets per origin: one model call
+ * in flight is one connection, and calls in flight are bounded by what the worker runs (`WORKER_CONCURRENCY` turns,
+ * `EXPERIMENT_CASE_CONCURRENCY` cases, their judges and guardrail checks; docs/operating.md, "Limits on a turn's path").
+ * A cap here would be a second, hidden concurrency limit (it was 256: a 10 s model then held 1,000 turns to 4× its time).
  */
 const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: 256, timeout: KEEP_ALIVE_IDLE_MS }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: 256, timeout: KEEP_ALIVE_IDLE_MS }),
+  "http:": new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, timeout: KEEP_ALIVE_IDLE_MS }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, timeout: KEEP_ALIVE_IDLE_MS }),
 };
+
+/** The per-origin socket cap of the model providers' agents (for the tests: none). */
+export const providerSocketsPerOrigin = agents["http:"].maxSockets;
 
 /** What undici's fetch allows a connection to wait for headers, or for the next body chunk. */
 const IDLE_TIMEOUT_MS = 300_000;

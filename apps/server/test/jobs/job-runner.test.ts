@@ -460,3 +460,55 @@ describe("the job runner", () => {
     await waitUntil("every slow job", async () => (slowStarted.length === 3 ? true : undefined));
   });
 });
+
+describe("back-pressure", () => {
+  it("claims nothing while the load gauge names a resource, leaves the work queued, and claims it all once it eases", async () => {
+    let reason: string | null = "event-loop delay 500 ms > 200 ms";
+    let relieve = () => {};
+    const pressure = {
+      over: () => reason,
+      onRelief: (callback: () => void) => {
+        relieve = callback;
+      },
+    };
+    const ran: string[] = [];
+    const listener = new PgListener({ connectionString: database.url }, logger);
+    await listener.start();
+    const runner = new JobRunner({
+      pool: db.pool,
+      listener,
+      logger,
+      kinds: [
+        kind("test.pressure", async (job) => {
+          ran.push(job.key);
+          return undefined;
+        }),
+      ],
+      drainMs: 0,
+      pressure,
+    });
+    runner.start();
+    running.push({ runner, listener });
+    // Subscribed after the runner: each notification has reached the runner before it reaches this test.
+    let notified = 0;
+    const unsubscribe = listener.subscribe("jobs", { onNotification: () => void notified++ });
+    try {
+      await enqueueJobs(
+        db.pool,
+        testJob("test.pressure"),
+        ["a", "b", "c"].map((key) => ({ key, payload: {} })),
+      );
+      await waitUntil("the notifications", async () => (notified >= 3 ? true : undefined));
+      expect(runner.reserve("test.pressure")).toBeUndefined();
+      const queued = await rows("test.pressure");
+      expect(queued.map((r) => r.leaseOwner)).toEqual([null, null, null]);
+      expect(ran).toEqual([]);
+      reason = null;
+      relieve();
+      await waitUntil("every queued job", async () => (ran.length === 3 ? true : undefined));
+      expect(ran.sort()).toEqual(["a", "b", "c"]);
+    } finally {
+      unsubscribe();
+    }
+  });
+});

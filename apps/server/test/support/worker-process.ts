@@ -25,6 +25,8 @@ export async function startWorkerProcess(
     env: {
       PATH: process.env.PATH ?? "",
       ROLE: "worker",
+      // One process, as the tests kill and restart it (a supervisor is tested on its own: test/reliability/processes.test.ts).
+      PROCESSES: "1",
       DATABASE_URL: config.databaseUrl!,
       SECRETS_KEY: config.secretsKey!,
       DATA_DIR: dataDir,

@@ -1,8 +1,14 @@
 import { integerSetting } from "../../lib/env.js";
 
+/** Default of `WORKER_CONCURRENCY`: sized for turns that mostly wait on a model (see docs/operating.md). */
+export const DEFAULT_WORKER_CONCURRENCY = 2_000;
+
 /** Tuning of session turns, from the environment (docs/sessions.md, "How a turn runs"). */
 export interface TurnSettings {
-  /** Sessions one worker process runs at once (`WORKER_CONCURRENCY`, default 64: a turn mostly waits on its model). */
+  /**
+   * Sessions one worker process runs at once (`WORKER_CONCURRENCY`, default 2,000: a turn mostly waits on its model, so
+   * the real bound is the load gauge's back-pressure: event-loop delay, heap, database pool waiters).
+   */
   concurrency: number;
   /** Lease on a claimed session, renewed every third of it while the turn runs (`WORKER_LEASE_MS`, default 30 s). */
   leaseMs: number;
@@ -19,7 +25,7 @@ export interface TurnSettings {
 
 export function readTurnSettings(env: Record<string, string | undefined>): TurnSettings {
   return {
-    concurrency: integerSetting(env, "WORKER_CONCURRENCY", 64, 1, 1024),
+    concurrency: integerSetting(env, "WORKER_CONCURRENCY", DEFAULT_WORKER_CONCURRENCY, 1, 1_000_000),
     leaseMs: integerSetting(env, "WORKER_LEASE_MS", 30_000, 1_000, 3_600_000),
     maxModelCalls: integerSetting(env, "WORKER_MAX_MODEL_CALLS", 12, 1, 1_000),
     maxAttempts: integerSetting(env, "WORKER_MAX_ATTEMPTS", 5, 1, 100),

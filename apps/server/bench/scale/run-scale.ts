@@ -1,0 +1,277 @@
+// `pnpm bench:scale`: many concurrent sessions on a slow model, against the floor (a bare node:http + pg server doing
+// the same persistent work, `bench/e2e/bare-e2e-server.ts`) in the same run. Each client creates a session, posts a
+// user.message and follows the SSE stream to the turn's end, again and again for `--seconds`; the model (an
+// OpenAI-compatible fake in a process of its own) answers after `--model-ms`. Printed per server: turns/s, p50/p95
+// turn, server CPU per turn (every process of the server), peak RSS (summed over its processes), the p99 latency of
+// GET /healthz sampled every 250 ms (the API processes' event-loop delay as a client sees it), errors.
+//
+//   pnpm bench:scale                                   1,000 sessions on a 10 s model, the defaults of `pnpm start`
+//   pnpm bench:scale --sessions 5000 --model-ms 60000 --seconds 150
+//   pnpm bench:scale --workers 1,2,4                   one ROLE=api process + a ROLE=worker supervisor of N children
+//   pnpm bench:scale --processes 1                     the defaults but one process
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { cpuTimeMs, type Started, startPlatformProcess, startProcess, stopProcess, TSX } from "../e2e/processes.js";
+import { bareTarget, HttpClient, platformTarget, type Target } from "../e2e/targets.js";
+import { benchPlatformEnv, freshDatabase, percentile } from "../support.js";
+import type { ScaleContext, ScaleMeasurement } from "./hooks.js";
+
+const { values: args } = parseArgs({
+  options: {
+    sessions: { type: "string", default: "1000" },
+    "model-ms": { type: "string", default: "10000" },
+    seconds: { type: "string", default: "35" },
+    workers: { type: "string" },
+    /** PROCESSES of the default platform (blank: the default of `pnpm start`, one per core). */
+    processes: { type: "string", default: "" },
+    "no-floor": { type: "boolean", default: false },
+  },
+});
+const SESSIONS = Number(args.sessions);
+const MODEL_MS = Number(args["model-ms"]);
+const SECONDS = Number(args.seconds);
+const TURN_TIMEOUT_MS = MODEL_MS * 6 + 60_000;
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The process and its descendants (a supervisor's children). */
+function processTree(pid: number): number[] {
+  const found = [pid];
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    for (const child of children) found.push(...processTree(Number(child)));
+  } catch {
+    // gone
+  }
+  return found;
+}
+
+function peakRssMiB(pid: number): number {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+const safeCpu = (pid: number) => {
+  try {
+    return cpuTimeMs(pid);
+  } catch {
+    return 0;
+  }
+};
+
+interface Result {
+  name: string;
+  turns: number;
+  errors: number;
+  firstError?: string;
+  turnsPerSecond: number;
+  p50: number;
+  p95: number;
+  cpuMsPerTurn: number;
+  rssMiB: number;
+  healthzP99: number;
+}
+
+/** `SESSIONS` clients in closed loops of session + turn for `SECONDS`, against `server`. */
+async function load(name: string, target: Target, url: string, headers: Record<string, string>, pids: () => number[]) {
+  const client = new HttpClient(url, headers, SESSIONS);
+  const agent = await target.createAgent(client, 0);
+  const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const healthz: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const started = performance.now();
+      await new Promise<void>((resolve) => {
+        http
+          .get(`${url}/healthz`, { agent: probeAgent }, (res) => res.resume().on("end", resolve))
+          .on("error", () => resolve());
+      });
+      healthz.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  const processes = pids();
+  const cpuBefore = processes.reduce((sum, pid) => sum + safeCpu(pid), 0);
+  const times: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const started = performance.now();
+  const until = started + SECONDS * 1000;
+  let lastEnd = started;
+  await Promise.all(
+    Array.from({ length: SESSIONS }, async (_, i) => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        try {
+          const session = await target.createSession(client, agent);
+          await target.turn(client, session, `Hello ${i}`, TURN_TIMEOUT_MS);
+          const end = performance.now();
+          times.push(end - t0);
+          lastEnd = Math.max(lastEnd, end);
+        } catch (error) {
+          errors++;
+          firstError ??= String(error).slice(0, 300);
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }
+    }),
+  );
+  const cpuAfter = processes.reduce((sum, pid) => sum + safeCpu(pid), 0);
+  probing = false;
+  await probe;
+  probeAgent.destroy();
+  client.close();
+  const result: Result = {
+    name,
+    turns: times.length,
+    errors,
+    firstError,
+    turnsPerSecond: times.length / ((lastEnd - started) / 1000),
+    p50: percentile(times, 50) / 1000,
+    p95: percentile(times, 95) / 1000,
+    cpuMsPerTurn: (cpuAfter - cpuBefore) / Math.max(1, times.length),
+    rssMiB: processes.reduce((sum, pid) => sum + peakRssMiB(pid), 0),
+    healthzP99: percentile(healthz, 99),
+  };
+  log(`  ${name}: ${JSON.stringify(result)}`);
+  return result;
+}
+
+const started: Started[] = [];
+const databases: { drop(): Promise<void> }[] = [];
+const dirs: string[] = [];
+const results: Result[] = [];
+const extraRows: string[][] = [];
+try {
+  const fake = await startProcess(
+    [...TSX, "bench/e2e/fake-model-process.ts"],
+    { FAKE_MODEL_DELAY_MS: String(MODEL_MS) },
+    /LISTENING (\S+)/,
+  );
+  started.push(fake);
+  out(
+    `bench:scale · ${SESSIONS} concurrent sessions · model answers after ${MODEL_MS / 1000} s · ${SECONDS} s of turns · ` +
+      `${availableParallelism()} cores · load average before ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+  );
+
+  if (!args["no-floor"]) {
+    const db = await freshDatabase();
+    if (!db) throw new Error("bench:scale needs PostgreSQL (set BENCH_DATABASE_URL)");
+    databases.push(db);
+    log("floor…");
+    const bare = await startProcess(
+      [...TSX, "bench/e2e/bare-e2e-server.ts"],
+      { DATABASE_URL: db.url, MODEL_URL: fake.url },
+      /LISTENING (\S+)/,
+    );
+    started.push(bare);
+    results.push(await load("floor (bare node:http + pg)", bareTarget, bare.url, {}, () => [bare.child.pid!]));
+    await stopProcess(bare.child);
+  }
+
+  const runPlatform = async (name: string, workers?: number) => {
+    const db = await freshDatabase();
+    if (!db) throw new Error("bench:scale needs PostgreSQL (set BENCH_DATABASE_URL)");
+    databases.push(db);
+    const dataDir = mkdtempSync(join(tmpdir(), "ap-bench-scale-"));
+    dirs.push(dataDir);
+    const key = `ap_bench_${randomBytes(16).toString("hex")}`;
+    const env = benchPlatformEnv({ databaseUrl: db.url, dataDir, apiKey: key, modelUrl: fake.url, separate: true });
+    log(`${name}…`);
+    const mine: Started[] = [];
+    // PROCESSES blank: the default of `pnpm start` (one process per core).
+    const api = await startPlatformProcess(
+      workers === undefined ? { ...env, PROCESSES: args.processes ?? "" } : { ...env, ROLE: "api" },
+    );
+    mine.push(api);
+    if (workers !== undefined) {
+      mine.push(await startPlatformProcess({ ...env, ROLE: "worker", PROCESSES: String(workers) }));
+    }
+    started.push(...mine);
+    const pids = () => mine.flatMap((p) => processTree(p.child.pid!));
+    const auth = { authorization: `Bearer ${key}` };
+    const context = await new HttpClient(api.url, auth, 1).request("GET", "/v1/platform/context");
+    const projectId = (JSON.parse(context.body) as { project: { id: string } }).project.id;
+    results.push(await load(name, platformTarget(projectId), api.url, auth, pids));
+
+    // ── Followers (issue #39, item 3) ───────────────────────────────────────────────────────────────────────────────
+    // `bench/scale/followers.ts`, when present, exports `measureFollowers(context)`; it runs against the platform as
+    // started with the defaults, after the sessions' load, and its rows are added to the report.
+    if (workers === undefined && existsSync(join(import.meta.dirname, "followers.ts"))) {
+      const { measureFollowers } = (await import(join(import.meta.dirname, "followers.ts"))) as {
+        measureFollowers: ScaleMeasurement;
+      };
+      const ctx: ScaleContext = {
+        platformUrl: api.url,
+        apiKey: key,
+        projectId,
+        modelUrl: fake.url,
+        modelDelayMs: MODEL_MS,
+        pids,
+        out,
+      };
+      extraRows.push(...(await measureFollowers(ctx)));
+    }
+    // ─────────────────────────────────────────────────────────────────────────────────────────────────────────────────
+    for (const p of mine.reverse()) await stopProcess(p.child);
+  };
+
+  if (args.workers) {
+    for (const n of args.workers.split(",").map(Number))
+      await runPlatform(`platform, 1 api + ${n} worker processes`, n);
+  } else {
+    await runPlatform(
+      `platform, pnpm start defaults (ROLE=all, PROCESSES=${args.processes || availableParallelism()})`,
+    );
+  }
+
+  const floor = results.find((r) => r.name.startsWith("floor"));
+  const rows = results.map((r) => [
+    r.name,
+    `${r.turnsPerSecond.toFixed(1)}${floor && r !== floor ? ` (${(r.turnsPerSecond / floor.turnsPerSecond).toFixed(2)}×)` : ""}`,
+    `${r.p50.toFixed(2)} s`,
+    `${r.p95.toFixed(2)} s`,
+    `${r.cpuMsPerTurn.toFixed(1)} ms`,
+    `${r.rssMiB.toFixed(0)} MiB`,
+    `${r.healthzP99.toFixed(0)} ms`,
+    `${r.turns} / ${r.errors}`,
+  ]);
+  const header = [
+    "server",
+    "turns/s",
+    "p50 turn",
+    "p95 turn",
+    "server CPU/turn",
+    "peak RSS (sum)",
+    "/healthz p99",
+    "turns / errors",
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  out("");
+  out(line(header));
+  out(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const row of rows) out(line(row));
+  for (const row of extraRows) out(`| ${row.join(" | ")} |`);
+  for (const r of results) if (r.firstError) out(`first error (${r.name}): ${r.firstError}`);
+  out(
+    `load average after ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} (a shared machine: compare within one run)`,
+  );
+} finally {
+  for (const p of started.reverse()) await stopProcess(p.child);
+  for (const db of databases) await db.drop().catch(() => {});
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+}
