@@ -178,6 +178,14 @@ wait_ready() { # <port> <log>
   done
   fail "/readyz on port $1 did not answer 200 within 60 s (log: $2)"
 }
+# The supervisor prints the banner once every child serves; /readyz answers as soon as the first one does.
+wait_banner() { # <log>
+  for _ in $(seq 1 300); do
+    grep -q "Agent Platform is running" "$1" && return 0
+    sleep 0.2
+  done
+  fail "no banner within 60 s of /readyz (log: $1)"
+}
 # The pid listening on a port, and its user id.
 listener_uid() { awk '/^Uid:/ { print $2 }' "/proc/$(ss -Hltnp "sport = :$1" | grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2)/status"; }
 # SIGTERM as `docker stop` sends it, to PID 1 (tini: the parent of the process listening on the port), then the exit
@@ -206,6 +214,7 @@ KEY="ap_image_test_$(openssl rand -hex 16)"
 run all --env DATABASE_URL="$URL" --env SECRETS_KEY="$(openssl rand -base64 32)" --env BOOTSTRAP_API_KEY="$KEY" \
   --env HOST=127.0.0.1 --env PORT="$PORT"
 wait_ready "$PORT" "$WORK/all.log"
+wait_banner "$WORK/all.log"
 # One process per core under a supervisor (PROCESSES, default the CPUs the container sees): the banner says how many.
 grep -Eq "Agent Platform is running \(ROLE=all(, [0-9]+ processes)?\)" "$WORK/all.log" || fail "no banner"
 [ "$(grep -c "Agent Platform is running" "$WORK/all.log")" = 1 ] || fail "the banner was printed more than once"
@@ -235,6 +244,7 @@ chmod 0700 "$DATA"
 PORT=$(free_port)
 run trial --volume "$DATA:/data" --env PORT="$PORT"
 wait_ready "$PORT" "$WORK/trial.log"
+wait_banner "$WORK/trial.log"
 grep -q "Base URL:   http://127.0.0.1:$PORT" "$WORK/trial.log" || fail "the trial's banner does not show a URL to open"
 [ -s "$DATA/api-key" ] || fail "no api-key in the data volume"
 grep -q "API key:    $(cat "$DATA/api-key")" "$WORK/trial.log" || fail "the banner does not print the generated key"
