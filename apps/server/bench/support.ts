@@ -205,3 +205,10 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** A Markdown table, its columns padded to their widest cell. */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)];
+}

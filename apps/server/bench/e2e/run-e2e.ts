@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchPlatformEnv, freshDatabase, percentile } from "../support.js";
+import { benchPlatformEnv, freshDatabase, markdownTable, percentile } from "../support.js";
 import { type DatabaseCost, DatabaseMeter } from "./database-cost.js";
 import {
   cpuTimeMs,
@@ -334,12 +334,8 @@ try {
     "WAL per op: platform · bare",
     "Writing transactions per op: platform · bare",
   ];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
   out("");
-  out(line(header));
-  out(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-  for (const row of rows) out(line(row));
+  for (const l of markdownTable(header, rows)) out(l);
   out("");
 } finally {
   for (const m of meters) await m.close();

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cpuTimeMs, type Started, startPlatformProcess, startProcess, stopProcess, TSX } from "../e2e/processes.js";
 import { bareTarget, HttpClient, platformTarget, type Target } from "../e2e/targets.js";
-import { benchPlatformEnv, freshDatabase, percentile } from "../support.js";
+import { benchPlatformEnv, freshDatabase, markdownTable, percentile } from "../support.js";
 import type { ScaleContext, ScaleMeasurement } from "./hooks.js";
 
 const { values: args } = parseArgs({
@@ -257,12 +257,8 @@ try {
     "/healthz p99",
     "turns / errors",
   ];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
   out("");
-  out(line(header));
-  out(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-  for (const row of rows) out(line(row));
+  for (const l of markdownTable(header, rows)) out(l);
   for (const row of extraRows) out(`| ${row.join(" | ")} |`);
   for (const r of results) if (r.firstError) out(`first error (${r.name}): ${r.firstError}`);
   out(
