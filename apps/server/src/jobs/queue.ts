@@ -119,17 +119,20 @@ export async function insertClaimed(db: Queryable, lease: JobLease, payload: unk
   return toClaims(lease.kind, rows)[0]!;
 }
 
-/** Extends the lease; false when it is no longer ours. */
-export async function renewLease(db: Queryable, lease: JobLease, leaseMs: number): Promise<boolean> {
-  const { rowCount } = await db.query(
-    prepared(`UPDATE jobs SET "dueAt" = ${LEASE("$4")} WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3`, [
-      lease.kind,
-      lease.key,
-      lease.token,
-      leaseMs,
-    ]),
+/** Extends several leases in one statement; the ones still ours. */
+export async function renewLeases(db: Queryable, leases: readonly JobLease[], leaseMs: number): Promise<Set<JobLease>> {
+  const { rows } = await db.query<{ kind: string; key: string; token: string }>(
+    prepared(
+      `UPDATE jobs AS j SET "dueAt" = ${LEASE("$4")}
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS l("kind", "key", "token")
+       WHERE j."kind" = l."kind" AND j."key" = l."key" AND j."leaseOwner" = l."token"
+       RETURNING j."kind", j."key", j."leaseOwner" AS "token"`,
+      [leases.map((l) => l.kind), leases.map((l) => l.key), leases.map((l) => l.token), leaseMs],
+    ),
   );
-  return (rowCount ?? 0) > 0;
+  const id = (l: { kind: string; key: string; token: string }) => JSON.stringify([l.kind, l.key, l.token]);
+  const ours = new Set(rows.map(id));
+  return new Set(leases.filter((l) => ours.has(id(l))));
 }
 
 export type CompleteOutcome =

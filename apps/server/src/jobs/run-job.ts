@@ -5,7 +5,8 @@ import { inSpan, inTraceOf } from "../lib/telemetry/instruments.js";
 import { inTransaction } from "../lib/transaction.js";
 import { untilDatabaseAnswers } from "../lib/until-database-answers.js";
 import { JobLeaseLost, WorkerStopping } from "./errors.js";
-import { type Claim, completeJob, dropJob, holdsLease, releaseJob, renewLease, rescheduleJob } from "./queue.js";
+import type { LeaseKeeper } from "./lease-keeper.js";
+import { type Claim, completeJob, dropJob, holdsLease, releaseJob, rescheduleJob } from "./queue.js";
 import type { DeadJob, JobKind, JobLease, RunningJob } from "./types.js";
 
 export interface RunJobDeps {
@@ -13,6 +14,8 @@ export interface RunJobDeps {
   logger: Logger;
   /** Called when the job was handed back due later (a retry backoff, a schedule): wake a runner then. */
   wakeAt(time: number): void;
+  /** Renews the leases of the process's runs. */
+  leases: LeaseKeeper;
 }
 
 function errorText(error: unknown): string {
@@ -20,7 +23,7 @@ function errorText(error: unknown): string {
 }
 
 /**
- * Runs one claimed job to the end of its claim: the lease is renewed every third of its duration (losing it aborts the
+ * Runs one claimed job to the end of its claim: the lease is renewed by the process's keeper (losing it aborts the
  * run), the handler runs again while the job is requested again meanwhile, and the outcome is written back: done
  * (row deleted), due again later, retried with backoff after a failure, handed back at once when the worker stops, or
  * given up after too many attempts (the kind's `giveUp`, then the row is deleted and the job logged as dead). A run's
@@ -38,16 +41,7 @@ export async function runJob<P>(
   let inherit = inheritTrace;
   const logger = deps.logger.child({ job: kind.kind, key: claim.key });
   const lease = { kind: claim.kind, key: claim.key, token: claim.token };
-  const heartbeat = setInterval(
-    () => {
-      renewLease(pool, lease, kind.leaseMs)
-        .then((ours) => {
-          if (!ours) controller.abort(new JobLeaseLost(claim.kind, claim.key));
-        })
-        .catch((error) => logger.warn({ err: error }, "lease renewal failed"));
-    },
-    Math.max(250, Math.floor(kind.leaseMs / 3)),
-  );
+  const letGo = deps.leases.hold(lease, kind.leaseMs, () => controller.abort(new JobLeaseLost(claim.kind, claim.key)));
   const job = (payload: P): RunningJob<P> => ({
     kind: claim.kind,
     key: claim.key,
@@ -116,7 +110,7 @@ export async function runJob<P>(
       await fail(deps, kind, claim, job, error, logger);
     }
   } finally {
-    clearInterval(heartbeat);
+    letGo();
   }
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { LoadPressure } from "../lib/load-gauge.js";
 import type { PgListener } from "../lib/pg-listener.js";
 import { WorkerStopping } from "./errors.js";
+import { LeaseKeeper } from "./lease-keeper.js";
 import { type Claim, claimDue, claimKey, JOBS_CHANNEL, nextDueMs, releaseJob } from "./queue.js";
 import { runJob } from "./run-job.js";
 import type { AnyJobKind, ReservedSlot } from "./types.js";
@@ -59,6 +60,7 @@ export class JobRunner {
   private tokenCounter = 0;
   private unsubscribe: (() => void) | undefined;
   private readonly timer = new WakeTimer(() => this.sweepAll());
+  private readonly leases: LeaseKeeper;
   private timerStale = false;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
@@ -67,6 +69,7 @@ export class JobRunner {
   private failingSince: number | undefined;
 
   constructor(private readonly options: JobRunnerOptions) {
+    this.leases = new LeaseKeeper(options.pool, options.logger);
     for (const def of options.kinds) {
       if (def.kind.includes("|")) throw new Error(`Job kind names cannot contain "|": ${def.kind}`);
       if (this.kinds.has(def.kind)) throw new Error(`Job kind registered twice: ${def.kind}`);
@@ -102,6 +105,7 @@ export class JobRunner {
     }
     for (const run of this.active) run.controller.abort(new WorkerStopping());
     await Promise.all([...this.active].map((r) => r.done));
+    this.leases.stop();
   }
 
   /** Null while the runner claims work; otherwise why it cannot (for `/readyz`). */
@@ -294,7 +298,12 @@ export class JobRunner {
     const controller = new AbortController();
     const run: ActiveRun = { controller, done: Promise.resolve() };
     this.active.add(run);
-    const deps = { pool: this.options.pool, logger: this.options.logger, wakeAt: (t: number) => this.timer.wakeAt(t) };
+    const deps = {
+      pool: this.options.pool,
+      logger: this.options.logger,
+      wakeAt: (t: number) => this.timer.wakeAt(t),
+      leases: this.leases,
+    };
     run.done = runJob(deps, state.def, claim, controller, inline)
       .catch((error) => this.options.logger.error({ err: error, job: claim.kind, key: claim.key }, "job run failed"))
       .finally(() => {

@@ -305,6 +305,45 @@ describe("the job runner", () => {
     expect(dead[0]!.lastError).toContain("payload does not match");
   });
 
+  it("keeps the leases of long runs, renewing those due together in one statement", async () => {
+    const release = deferred();
+    const started: string[] = [];
+    await startRunner([
+      kind(
+        "test.long",
+        async (job) => {
+          started.push(job.key);
+          if (job.key !== "short") await release.promise;
+          return undefined;
+        },
+        { leaseMs: 1_200 },
+      ),
+    ]);
+    await enqueueJobs(
+      db.pool,
+      testJob("test.long"),
+      ["a", "b", "c", "short"].map((key) => ({ key, payload: {} })),
+    );
+    await waitUntil("every run started", async () => (started.length === 4 ? true : undefined));
+    const claimed = await rows("test.long");
+    expect(claimed.map((r) => r.key)).toEqual(["a", "b", "c"]);
+    // A third of the lease later, the three leases are renewed by one statement: the same "dueAt" (its now()), later
+    // than the claims'.
+    await waitUntil("the renewal", async () => {
+      const now = await rows("test.long");
+      return now.every((r, i) => r.dueAt.getTime() > claimed[i]!.dueAt.getTime()) ? now : undefined;
+    });
+    const renewed = await rows("test.long");
+    expect(new Set(renewed.map((r) => r.dueAt.getTime())).size).toBe(1);
+    expect(renewed.map((r) => r.leaseOwner)).toEqual(claimed.map((r) => r.leaseOwner));
+    // Past the first lease's end the runs still hold theirs: none was claimed again.
+    await new Promise((r) => setTimeout(r, 1_400));
+    expect(started).toHaveLength(4);
+    release.resolve();
+    await waitUntil("the runs' end", async () => ((await rows("test.long")).length === 0 ? true : undefined));
+    expect(started).toHaveLength(4);
+  });
+
   it("resumes a job whose worker died once its lease expires (the attempt counts)", async () => {
     await db.pool.query(
       `INSERT INTO jobs ("kind", "key", "leaseOwner", "dueAt", "attempts") VALUES ('test.orphan', 'o', 'dead-worker', now() - interval '1 second', 1)`,
@@ -350,7 +389,8 @@ describe("the job runner", () => {
       const renewed = await db.pool.query(`SELECT 1 FROM jobs WHERE "leaseOwner" = 'another-worker'`);
       return renewed.rowCount === 1 ? true : undefined;
     });
-    await new Promise((r) => setTimeout(r, 700)); // at least one renewal period (a third of the lease)
+    // At least one renewal period: a third of the lease, looked for every quarter second.
+    await new Promise((r) => setTimeout(r, 900));
     release.resolve();
     await waitUntil("the run's end", async () => (fencedError ? true : undefined));
     expect(aborted).toBe(true);
