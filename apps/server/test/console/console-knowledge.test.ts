@@ -91,7 +91,10 @@ describe.skipIf(!hasChromium)("knowledge bases and memory stores in the console"
     expect(await first.locator(".badge.retriever-semantic").textContent()).toMatch(/^meaning #1 /);
     expect(await first.locator(".badge.retriever-fulltext").count()).toBe(0);
     expect(await results.textContent()).toContain("searched by full text and meaning (openai/text-embedding-3-small");
-    expect(await results.getByRole("listitem").count()).toBe(3);
+    // At most the 3 hits asked for: passages that share nothing with the question (zero similarity) are not hits.
+    const hits = await results.getByRole("listitem").count();
+    expect(hits).toBeGreaterThanOrEqual(1);
+    expect(hits).toBeLessThanOrEqual(3);
     await screenshot("knowledge-search");
     // Filters: only the logistics team's document.
     await search.getByLabel("Metadata (key=value)").fill("team=logistics");
