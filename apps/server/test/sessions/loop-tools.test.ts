@@ -3,7 +3,7 @@ import { type FakeOpenAI, type FakeRequest, startFakeOpenAI } from "../support/f
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message, newSession, postEvents } from "./helpers.js";
-import { expectGapFree, getSession, type LogEntry, types, waitForIdle, waitUntil } from "./loop-helpers.js";
+import { expectGapFree, getSession, type LogEntry, types, waitForIdle, waitForLog, waitUntil } from "./loop-helpers.js";
 
 const MODEL = "openai-compatible/fake-model";
 let t: TestApp;
@@ -97,6 +97,63 @@ describe("tool calls", () => {
     expect(log.at(-1)).toMatchObject({ type: "session.status_idle", stopReason: "max_turns" });
     expect(chatCalls()).toHaveLength(3);
     expect((await getSession(t, t.tenant, session.id)).stopReason).toBe("max_turns");
+  });
+});
+
+describe("custom tools answered at once", () => {
+  it("accepts a custom tool's result sent as soon as its use is in the log, before requires_action", async () => {
+    // One reply asks for a slow MCP tool and a custom tool: the custom tool use is in the log while the MCP tool runs,
+    // and the requires_action that lists it comes after. A client answering on agent.custom_tool_use is not refused.
+    fake.enqueue(
+      {
+        toolCalls: [
+          { name: "notes__slow", arguments: { ms: 1_500 } },
+          { name: "lookup_order", arguments: { orderId: "42" } },
+        ],
+      },
+      { text: "Your order has shipped." },
+    );
+    const session = await start(
+      {
+        mcpServers: [{ name: "notes", url: mcp.url }],
+        toolPermissions: { notes__slow: "always_allow" },
+        tools: [
+          {
+            type: "custom",
+            name: "lookup_order",
+            description: "Looks an order up in the shop",
+            inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
+          },
+        ],
+      },
+      "where is order 42?",
+    );
+    const seen = await waitForLog(t, t.tenant, session.id, "the custom tool use", (log) =>
+      log.some((e) => e.type === "agent.custom_tool_use"),
+    );
+    expect(seen.some((e) => e.type === "session.status_idle")).toBe(false);
+    const use = byType(seen, "agent.custom_tool_use")[0];
+    const res = await postEvents(t, t.tenant, session.id, [
+      { type: "user.custom_tool_result", customToolUseId: use.id, content: [{ type: "text", text: "shipped" }] },
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    // Answered twice: refused as before.
+    const again = await postEvents(t, t.tenant, session.id, [
+      { type: "user.custom_tool_result", customToolUseId: use.id, content: [{ type: "text", text: "again" }] },
+    ]);
+    expect(again.status).toBe(409);
+    const log = await waitForLog(t, t.tenant, session.id, "the turn's end", (l) =>
+      l.some((e) => e.type === "session.status_idle" && e.stopReason === "end_turn"),
+    );
+    expect(byType(log, "agent.message").at(-1)).toMatchObject({
+      content: [{ type: "text", text: "Your order has shipped." }],
+    });
+    expect(toolMessages(chatCalls()[1]!)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ tool_call_id: use.id, content: expect.stringContaining("shipped") }),
+      ]),
+    );
+    expectGapFree(log);
   });
 });
 

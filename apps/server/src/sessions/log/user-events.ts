@@ -75,6 +75,32 @@ export async function appendUserEvents(
 
 type Answer = Extract<UserEvent, { type: "user.tool_confirmation" | "user.custom_tool_result" }>;
 
+/**
+ * Custom tool uses in the log that no result closed yet, among those answered here but not (yet) in the session's
+ * pending actions. A client may answer an `agent.custom_tool_use` as soon as it sees it: the `requires_action` that
+ * lists it is committed after it (once the reply's other tools ran), and the answer must not be refused meanwhile.
+ */
+async function customToolUsesAwaitingStatus(
+  client: pg.PoolClient,
+  sessionId: string,
+  pendingActions: PendingAction[],
+  answers: Answer[],
+): Promise<Set<string>> {
+  const ids = answers
+    .filter((a) => a.type === "user.custom_tool_result")
+    .map(answeredId)
+    .filter((id) => !pendingActions.some((a) => a.toolUseId === id));
+  if (ids.length === 0) return new Set();
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT u."id" FROM session_events u
+     WHERE u."sessionId" = $1 AND u."type" = 'agent.custom_tool_use' AND u."id" = ANY($2::text[])
+       AND NOT EXISTS (SELECT 1 FROM session_events r WHERE r."sessionId" = $1 AND r."type" = 'agent.tool_result'
+                         AND r.payload->>'toolUseId' = u."id")`,
+    [sessionId, ids],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 function answeredId(event: Answer): string {
   return event.type === "user.tool_confirmation" ? event.toolUseId : event.customToolUseId;
 }
@@ -94,10 +120,13 @@ async function checkAnswers(
   );
   if (answers.length === 0) return;
   const inBatch = new Set<string>();
+  const logged = await customToolUsesAwaitingStatus(client, sessionId, pendingActions, answers);
   for (const answer of answers) {
     const id = answeredId(answer);
     const kind = answer.type === "user.tool_confirmation" ? "confirmation" : "custom_tool";
-    const pending = pendingActions.find((a) => a.toolUseId === id);
+    const pending =
+      pendingActions.find((a) => a.toolUseId === id) ??
+      (logged.has(id) ? { toolUseId: id, kind: "custom_tool" as const } : undefined);
     if (!pending) {
       throw new AppError("session.invalid_event", `Tool use ${id} is not waiting for an answer in this session`, {
         toolUseId: id,
