@@ -34,6 +34,13 @@ const chatCalls = () => fake.requests.filter((r) => r.path === "/v1/chat/complet
 const toolMessages = (request: FakeRequest) => (request.body.messages as any[]).filter((m) => m.role === "tool");
 const byType = (log: LogEntry[], type: string) => log.filter((e) => e.type === type);
 
+const LOOKUP_ORDER = {
+  type: "custom",
+  name: "lookup_order",
+  description: "Looks an order up in the shop",
+  inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
+};
+
 async function start(agentExtra: Record<string, unknown>, text: string) {
   const agent = await createAgent(t, t.tenant, { model: MODEL, ...agentExtra });
   return newSession(t, t.tenant, { agent: agent.id, events: [message(text)] });
@@ -117,14 +124,7 @@ describe("custom tools answered at once", () => {
       {
         mcpServers: [{ name: "notes", url: mcp.url }],
         toolPermissions: { notes__slow: "always_allow" },
-        tools: [
-          {
-            type: "custom",
-            name: "lookup_order",
-            description: "Looks an order up in the shop",
-            inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
-          },
-        ],
+        tools: [LOOKUP_ORDER],
       },
       "where is order 42?",
     );
@@ -315,14 +315,7 @@ describe("custom tools", () => {
     );
     const session = await start(
       {
-        tools: [
-          {
-            type: "custom",
-            name: "lookup_order",
-            description: "Looks an order up in the shop",
-            inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
-          },
-        ],
+        tools: [LOOKUP_ORDER],
       },
       "where is order 42?",
     );
