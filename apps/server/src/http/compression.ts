@@ -13,11 +13,15 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  * console's precompressed files) pass through.
  */
 export function compressResponses(): RequestHandler {
-  return compression({
+  const compress = compression({
     threshold: COMPRESSION_THRESHOLD_BYTES,
     filter: (req, res) => {
       const type = String(res.getHeader("Content-Type") ?? "");
       return !type.startsWith("text/event-stream") && compression.filter(req, res);
     },
   });
+  // A client that accepts no coding gets nothing from the middleware but its cost (it wraps the response's writes and
+  // headers on every request); what it would add, `Vary: Accept-Encoding` on an identity body, a cache needs only
+  // beside the compressed variants, which carry it.
+  return (req, res, next) => (req.headers["accept-encoding"] ? compress(req, res, next) : next());
 }
