@@ -9,6 +9,10 @@
 //   pnpm bench:scale --sessions 5000 --model-ms 60000 --seconds 150
 //   pnpm bench:scale --workers 1,2,4                   one ROLE=api process + a ROLE=worker supervisor of N children
 //   pnpm bench:scale --processes 1                     the defaults but one process
+//   pnpm bench:scale --no-floor --no-followers          the platform's sessions only (an A/B of the platform)
+// BENCH_KEEP_DB=1 keeps the runs' databases (their URLs are printed) to study the turns' timestamps afterwards.
+// Run it from the repository's root (`pnpm bench:scale` there builds first): from apps/server it runs `dist/` as it
+// is, or the sources through tsx when there is no build (slower than what `pnpm start` runs).
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -29,6 +33,7 @@ const { values: args } = parseArgs({
     /** PROCESSES of the default platform (blank: the default of `pnpm start`, one per core). */
     processes: { type: "string", default: "" },
     "no-floor": { type: "boolean", default: false },
+    "no-followers": { type: "boolean", default: false },
   },
 });
 const SESSIONS = Number(args.sessions);
@@ -75,7 +80,12 @@ interface Result {
   turnsPerSecond: number;
   p50: number;
   p95: number;
+  /** The session's creation, of the turn's time (ms): clients in step make bursts of creations. */
+  createP50: number;
+  createP95: number;
   cpuMsPerTurn: number;
+  /** Of which the supervisor's (0 for a single process). */
+  supervisorCpuMsPerTurn: number;
   rssMiB: number;
   healthzP99: number;
 }
@@ -101,7 +111,10 @@ async function load(name: string, target: Target, url: string, headers: Record<s
   })();
   const processes = pids();
   const cpuBefore = processes.reduce((sum, pid) => sum + safeCpu(pid), 0);
+  const firstCpuBefore = safeCpu(processes[0]!);
   const times: number[] = [];
+  /** How long the session's creation took, of each turn's time (the rest: post, model, follow to the idle entry). */
+  const creates: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
   const started = performance.now();
@@ -113,8 +126,10 @@ async function load(name: string, target: Target, url: string, headers: Record<s
         const t0 = performance.now();
         try {
           const session = await target.createSession(client, agent);
+          const t1 = performance.now();
           await target.turn(client, session, `Hello ${i}`, TURN_TIMEOUT_MS);
           const end = performance.now();
+          creates.push(t1 - t0);
           times.push(end - t0);
           lastEnd = Math.max(lastEnd, end);
         } catch (error) {
@@ -126,6 +141,9 @@ async function load(name: string, target: Target, url: string, headers: Record<s
     }),
   );
   const cpuAfter = processes.reduce((sum, pid) => sum + safeCpu(pid), 0);
+  // With several processes the first is the supervisor (node:cluster's primary accepts each connection and hands it
+  // to a child); alone, it is the server itself.
+  const firstCpu = safeCpu(processes[0]!) - firstCpuBefore;
   probing = false;
   await probe;
   probeAgent.destroy();
@@ -138,7 +156,10 @@ async function load(name: string, target: Target, url: string, headers: Record<s
     turnsPerSecond: times.length / ((lastEnd - started) / 1000),
     p50: percentile(times, 50) / 1000,
     p95: percentile(times, 95) / 1000,
+    createP50: percentile(creates, 50),
+    createP95: percentile(creates, 95),
     cpuMsPerTurn: (cpuAfter - cpuBefore) / Math.max(1, times.length),
+    supervisorCpuMsPerTurn: processes.length > 1 ? firstCpu / Math.max(1, times.length) : 0,
     rssMiB: processes.reduce((sum, pid) => sum + peakRssMiB(pid), 0),
     healthzP99: percentile(healthz, 99),
   };
@@ -147,7 +168,7 @@ async function load(name: string, target: Target, url: string, headers: Record<s
 }
 
 const started: Started[] = [];
-const databases: { drop(): Promise<void> }[] = [];
+const databases: { url: string; drop(): Promise<void> }[] = [];
 const dirs: string[] = [];
 const results: Result[] = [];
 const extraRows: string[][] = [];
@@ -208,7 +229,7 @@ try {
     // ── Followers (issue #39, item 3) ───────────────────────────────────────────────────────────────────────────────
     // `bench/scale/followers.ts`, when present, exports `measureFollowers(context)`; it runs against the platform as
     // started with the defaults, after the sessions' load, and its rows are added to the report.
-    if (workers === undefined && existsSync(join(import.meta.dirname, "followers.ts"))) {
+    if (workers === undefined && !args["no-followers"] && existsSync(join(import.meta.dirname, "followers.ts"))) {
       const { measureFollowers } = (await import(join(import.meta.dirname, "followers.ts"))) as {
         measureFollowers: ScaleMeasurement;
       };
@@ -242,7 +263,8 @@ try {
     `${r.turnsPerSecond.toFixed(1)}${floor && r !== floor ? ` (${(r.turnsPerSecond / floor.turnsPerSecond).toFixed(2)}×)` : ""}`,
     `${r.p50.toFixed(2)} s`,
     `${r.p95.toFixed(2)} s`,
-    `${r.cpuMsPerTurn.toFixed(1)} ms`,
+    `${r.createP50.toFixed(0)} / ${r.createP95.toFixed(0)} ms`,
+    `${r.cpuMsPerTurn.toFixed(1)} ms${r.supervisorCpuMsPerTurn ? ` (supervisor ${r.supervisorCpuMsPerTurn.toFixed(1)})` : ""}`,
     `${r.rssMiB.toFixed(0)} MiB`,
     `${r.healthzP99.toFixed(0)} ms`,
     `${r.turns} / ${r.errors}`,
@@ -252,6 +274,7 @@ try {
     "turns/s",
     "p50 turn",
     "p95 turn",
+    "of which creating the session, p50 / p95",
     "server CPU/turn",
     "peak RSS (sum)",
     "/healthz p99",
@@ -268,6 +291,7 @@ try {
   );
 } finally {
   for (const p of started.reverse()) await stopProcess(p.child);
-  for (const db of databases) await db.drop().catch(() => {});
+  if (process.env.BENCH_KEEP_DB) log(`kept: ${databases.map((d) => d.url).join(" ")}`);
+  else for (const db of databases) await db.drop().catch(() => {});
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

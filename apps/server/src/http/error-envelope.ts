@@ -2,7 +2,7 @@ import type { ErrorEnvelope, ValidationIssue } from "@agent-platform/contract";
 import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { ZodError } from "zod";
-import { isDatabaseUnavailable } from "../lib/database-unavailable.js";
+import { isDatabaseUnavailable, isPoolExhausted } from "../lib/database-unavailable.js";
 import { AppError } from "./app-error.js";
 import { malformedJson } from "./json-body.js";
 
@@ -73,13 +73,18 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (isDatabaseUnavailable(err)) {
-      logger.warn({ err: String(err), requestId, method: req.method, url: req.originalUrl }, "database unavailable");
-      res.setHeader("Retry-After", String(DATABASE_RETRY_AFTER_S));
-      sendError(
-        res,
-        requestId,
-        new AppError("service.unavailable", "The database is unavailable; retry in a few seconds (see Retry-After)"),
+      // Every pooled connection busy for DATABASE_CONNECT_TIMEOUT_MS is overload, not an outage: said apart for the
+      // operator (raise DATABASE_POOL_MAX or add processes) and the client (the same retry works).
+      const busy = isPoolExhausted(err);
+      logger.warn(
+        { err: String(err), requestId, method: req.method, url: req.originalUrl },
+        busy ? "database pool exhausted" : "database unavailable",
       );
+      res.setHeader("Retry-After", String(DATABASE_RETRY_AFTER_S));
+      const message = busy
+        ? "The server is busy: no database connection was free in time; retry in a few seconds (see Retry-After)"
+        : "The database is unavailable; retry in a few seconds (see Retry-After)";
+      sendError(res, requestId, new AppError("service.unavailable", message));
       return;
     }
     logger.error({ err, requestId, method: req.method, url: req.originalUrl }, "unhandled error");

@@ -22,13 +22,28 @@ function unavailableHere(error: object): boolean {
 
 /** True when `error`, or an error it wraps (`cause`, Prisma's driver-adapter details), says the database is out of reach. */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return inChain(error, unavailableHere);
+}
+
+/**
+ * True when the wait was for one of the process's own pooled connections, all busy (pg-pool's queue timeout, Prisma's
+ * P2024): the database answers, the process is overloaded. A kind of `isDatabaseUnavailable`.
+ */
+export function isPoolExhausted(error: unknown): boolean {
+  return inChain(error, (e) => {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    return code === "P2024" || (typeof message === "string" && /timeout exceeded when trying to connect/i.test(message));
+  });
+}
+
+function inChain(error: unknown, test: (error: object) => boolean): boolean {
   const seen = new Set<object>();
   const queue: unknown[] = [error];
   while (queue.length > 0) {
     const current = queue.shift();
     if (!current || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
-    if (unavailableHere(current)) return true;
+    if (test(current)) return true;
     const wrapped = current as { cause?: unknown; meta?: { driverAdapterError?: unknown }; errors?: unknown };
     queue.push(wrapped.cause, wrapped.meta?.driverAdapterError);
     if (Array.isArray(wrapped.errors)) queue.push(...wrapped.errors);

@@ -211,7 +211,9 @@ export class SessionFeed {
         const events = local ?? (await readEvents(this.ctx.db.pool, this.sessionId, from, PAGE));
         measure().streamReads.add(1, { source: local ? "recent" : "database" });
         if (events.length > 0) this.deliver(from, events);
-        more = this.again || (!local && events.length === PAGE);
+        // A notification that arrived during the read asks for another only if it is for an entry the read did not
+        // cover (it often is for one it did: the read ran after the commit it announces).
+        more = (this.again && this.notified > this.head!) || (!local && events.length === PAGE);
       }
     } catch (error) {
       if (isDatabaseUnavailable(error)) {

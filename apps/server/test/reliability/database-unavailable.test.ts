@@ -1,6 +1,8 @@
+import { connectDatabase } from "@agent-platform/db";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/http/app-error.js";
-import { isDatabaseUnavailable } from "../../src/lib/database-unavailable.js";
+import { isDatabaseUnavailable, isPoolExhausted } from "../../src/lib/database-unavailable.js";
+import { createTestDatabase } from "../support/database.js";
 
 const withCode = (code: string, message = "x") => Object.assign(new Error(message), { code });
 
@@ -31,5 +33,26 @@ describe("isDatabaseUnavailable", () => {
     const cycle: { cause?: unknown } = new Error("loop");
     cycle.cause = cycle;
     expect(isDatabaseUnavailable(cycle)).toBe(false);
+  });
+});
+
+describe("isPoolExhausted", () => {
+  it("tells a wait for a busy pool's connection from a database out of reach", async () => {
+    const db = await createTestDatabase();
+    const handle = connectDatabase(db.url, { max: 1, connectTimeoutMs: 100 });
+    try {
+      const held = await handle.pool.connect();
+      const waited = await handle.pool.query("SELECT 1").catch((error: unknown) => error);
+      held.release();
+      expect(isDatabaseUnavailable(waited)).toBe(true);
+      expect(isPoolExhausted(waited)).toBe(true);
+      expect((await handle.pool.query("SELECT 1 AS one")).rows[0]).toEqual({ one: 1 });
+    } finally {
+      await handle.close();
+      await db.drop();
+    }
+    expect(isPoolExhausted(withCode("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:5432"))).toBe(false);
+    expect(isPoolExhausted(new Error("Connection terminated due to connection timeout"))).toBe(false);
+    expect(isPoolExhausted(withCode("P2024", "Timed out fetching a new connection from the connection pool"))).toBe(true);
   });
 });
