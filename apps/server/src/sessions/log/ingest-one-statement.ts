@@ -31,7 +31,8 @@ interface Row extends SessionRow {
  *
  * With `slot` (this process runs turns and has one free), a session without a pending turn whose cached log ends where
  * the append begins gets its turn's job inserted already leased to the slot, and the turn starts here with what the
- * statement read and wrote; the slot is given back in every other case.
+ * statement read and wrote; the slot is given back in every other case. When the slot says the loop would open the
+ * turn first, the statement that leases it opens it too (`openingCtes`).
  */
 export async function ingestInOneStatement(
   pool: pg.Pool,
@@ -44,24 +45,9 @@ export async function ingestInOneStatement(
   const at = (value: unknown) => `$${values.push(value)}`;
   const entries = events.map(toNewEvent);
   const returning = `"seq", "id", "type", "idempotencyKey"${slot ? `, "payload", ${EVENT_CREATED_AT}` : ""}`;
-  let ctes: string;
-  if (slot?.opensTurn(entries)) {
-    ctes = openingCtes(at, entries, returning, slot);
-  } else {
-    const append = appendCtes(at, {
-      sessionIdSql: "$1",
-      events: entries,
-      where: ACCEPTS,
-      bumpReturning: SESSION_COLUMNS,
-      returning,
-    });
-    const request = slot
-      ? requestLeasedTurnCtes(`SELECT "id" AS "key", "base" = ${at(slot.cachedSeq)} AS "leased" FROM bump`, at, slot)
-      : requestTurnCtes('SELECT "id" FROM bump', at);
-    ctes = `${append}, ${request}`;
-  }
   let rows: Row[];
   try {
+    const ctes = ingestionCtes(at, entries, returning, slot);
     ({ rows } = await pool.query<Row>(
       prepared(
         `WITH ${ctes}
@@ -111,9 +97,27 @@ export async function ingestInOneStatement(
   };
 }
 
-/** The session rows ingestion in one statement writes to; a session whose posted messages are screened where they are
- * stored takes the transaction path. */
+/**
+ * The session rows ingestion in one statement writes to: a session whose posted messages are screened where they are
+ * stored takes the transaction path.
+ */
 const ACCEPTS = 'u."projectId" = $2 AND u."archivedAt" IS NULL AND NOT u."screensInput"';
+
+/** The append and the turn's request (leased to `slot` when it may be), opening the turn when the slot says so. */
+function ingestionCtes(at: At, entries: NewEvent[], returning: string, slot: LocalTurnSlot | undefined): string {
+  if (slot?.opensTurn(entries)) return openingCtes(at, entries, returning, slot);
+  const append = appendCtes(at, {
+    sessionIdSql: "$1",
+    events: entries,
+    where: ACCEPTS,
+    bumpReturning: SESSION_COLUMNS,
+    returning,
+  });
+  const request = slot
+    ? requestLeasedTurnCtes(`SELECT "id" AS "key", "base" = ${at(slot.cachedSeq)} AS "leased" FROM bump`, at, slot)
+    : requestTurnCtes('SELECT "id" FROM bump', at);
+  return `${append}, ${request}`;
+}
 
 /**
  * The statement of a turn that opens at once (`LocalTurnSlot.opensTurn`): the session row is locked first, so whether
