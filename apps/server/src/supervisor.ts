@@ -3,6 +3,7 @@ import { applyMigrations, type EmbeddedDatabase, startEmbeddedPostgres } from "@
 import { startBanner } from "./banner.js";
 import type { Config } from "./config.js";
 import { integerSetting } from "./lib/env.js";
+import { metricsHub } from "./lib/telemetry/cluster-metrics.js";
 import { whenDatabaseAnswers } from "./lib/wait-for-database.js";
 import { createLogger } from "./logger.js";
 import { type ChildReady, isChildReady } from "./processes.js";
@@ -66,12 +67,18 @@ export async function supervise(config: Config, processes: number): Promise<void
   let bannerPrinted = false;
   let stopping = false;
 
+  // A scrape of /metrics taken by one child is answered with every child's metrics.
+  const metrics = metricsHub(() =>
+    slots.flatMap((slot) => (slot.worker && !slot.worker.isDead() ? [{ index: slot.index, worker: slot.worker }] : [])),
+  );
+
   const start = (slot: Slot) => {
     slot.timer = undefined;
     slot.startedAt = Date.now();
     const worker = cluster.fork(childEnv);
     slot.worker = worker;
     worker.on("message", (message: unknown) => {
+      metrics.handle(worker, message);
       if (!isChildReady(message)) return;
       ready.set(slot.index, message);
       logger.info({ child: slot.index, pid: worker.process.pid }, "child process started");

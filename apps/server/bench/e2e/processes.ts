@@ -7,6 +7,13 @@ export const SERVER_DIR = join(import.meta.dirname, "..", "..");
 export const TSX = ["--conditions=agent-platform-source", "--import", "tsx"];
 /** Extra Node.js flags for the platform process (a profiler): `BENCH_PLATFORM_NODE_ARGS`. */
 const PLATFORM_NODE_ARGS = process.env.BENCH_PLATFORM_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+/** Extra settings for the platform process, `K=V` separated by spaces (an A/B of a setting): `BENCH_PLATFORM_ENV`. */
+const PLATFORM_ENV = Object.fromEntries(
+  (process.env.BENCH_PLATFORM_ENV?.split(" ").filter(Boolean) ?? []).map((kv) => [
+    kv.slice(0, kv.indexOf("=")),
+    kv.slice(kv.indexOf("=") + 1),
+  ]),
+);
 
 export interface Started {
   child: ChildProcess;
@@ -74,5 +81,5 @@ export function startPlatformProcess(env: Record<string, string>, dist = "dist")
   const main = existsSync(join(SERVER_DIR, dist, "main.js")) ? [`${dist}/main.js`] : [...TSX, "src/main.ts"];
   const pattern = env.ROLE === "worker" ? /(worker) started/ : /Base URL:\s+(http\S+)/;
   // One process unless the bench asks for more (`PROCESSES`): its figures are per process.
-  return startProcess([...PLATFORM_NODE_ARGS, ...main], { PROCESSES: "1", ...env }, pattern);
+  return startProcess([...PLATFORM_NODE_ARGS, ...main], { PROCESSES: "1", ...env, ...PLATFORM_ENV }, pattern);
 }

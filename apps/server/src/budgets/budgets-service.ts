@@ -1,4 +1,4 @@
-import type { Budget, CreateBudget } from "@agent-platform/contract";
+import type { Budget, BudgetMeter, CreateBudget } from "@agent-platform/contract";
 import type { Budget as BudgetRow, Database } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
@@ -7,17 +7,18 @@ import { toStoredAmount } from "./meter-units.js";
 import { toBudget } from "./serialize.js";
 import { bucketFor } from "./usage.js";
 
-function counterKey(agentId: string, meter: string, bucket: string): string {
-  return JSON.stringify([agentId, meter, bucket]);
+function counterKey(agentId: string, bucket: string): string {
+  return JSON.stringify([agentId, bucket]);
 }
 
 function counterOf(row: BudgetRow, now: Date) {
   return {
     agentId: row.scope === "agent" ? (row.agentId ?? "") : "",
-    meter: row.meter,
     bucket: bucketFor(row.period as Budget["period"], now),
   };
 }
+
+type MeterTotals = Record<BudgetMeter, bigint>;
 
 /** The budgets with their consumption in the current period, read in one query. */
 async function withUsage(prisma: Database, workspaceId: string, rows: BudgetRow[]): Promise<Budget[]> {
@@ -28,15 +29,21 @@ async function withUsage(prisma: Database, workspaceId: string, rows: BudgetRow[
       : await prisma.usageCounter.findMany({
           where: { workspaceId, OR: rows.map((r) => counterOf(r, now)) },
         });
-  // A counter is the sum of its shards.
-  const used = new Map<string, bigint>();
+  // A counter is the sum of its shards; each row holds every meter.
+  const used = new Map<string, MeterTotals>();
   for (const c of counters) {
-    const key = counterKey(c.agentId, c.meter, c.bucket);
-    used.set(key, (used.get(key) ?? 0n) + c.used);
+    const key = counterKey(c.agentId, c.bucket);
+    const sum = used.get(key) ?? { tokens: 0n, model_calls: 0n, sessions: 0n, cost_usd: 0n };
+    used.set(key, {
+      tokens: sum.tokens + c.tokens,
+      model_calls: sum.model_calls + c.model_calls,
+      sessions: sum.sessions + c.sessions,
+      cost_usd: sum.cost_usd + c.cost_usd,
+    });
   }
   return rows.map((r) => {
     const c = counterOf(r, now);
-    return toBudget(r, used.get(counterKey(c.agentId, c.meter, c.bucket)) ?? 0n, now);
+    return toBudget(r, used.get(counterKey(c.agentId, c.bucket))?.[r.meter as BudgetMeter] ?? 0n, now);
   });
 }
 

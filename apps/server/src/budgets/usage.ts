@@ -8,8 +8,8 @@ import { mayBlock } from "./blocking-cache.js";
 import { toShownAmount } from "./meter-units.js";
 
 // Consumption counters and budget checks, for the areas that consume (sessions, experiments, model calls).
-// Counters live in usage_counters: per (workspace, agent, meter, bucket) a few shards whose sum is the counter;
-// agentId "" is the workspace row.
+// Counters live in usage_counters: per (workspace, agent, bucket) a few shards, each row holding every meter (a column
+// per meter), whose sum is the counter; agentId "" is the workspace's row.
 
 type Queryable = Pick<pg.Pool, "query">;
 export type BudgetExceeded = z.infer<typeof BudgetExceededDetailsSchema>;
@@ -39,8 +39,9 @@ export interface UsageAmount {
 
 /**
  * Adds usage to the meters' counters of the workspace and, when given, of the agent, for the three buckets (total,
- * month, day), in one statement. The rows go to a random shard of each counter: no hot row however many sessions are
- * created at once. Rows are locked in one order, so concurrent calls cannot deadlock.
+ * month, day), in one statement: one row per owner and bucket, whatever the meters (at most 6). The rows go to a
+ * random shard: no hot row however many sessions are created at once. Rows are locked in one order, so concurrent
+ * calls cannot deadlock.
  */
 export async function recordUsage(
   pool: Queryable,
@@ -60,41 +61,40 @@ export async function recordUsages(
   await pool.query(`INSERT INTO usage_counters ${USAGE_COLUMNS} VALUES ${rows} ${USAGE_CONFLICT}`, params);
 }
 
-const USAGE_COLUMNS = `("workspaceId", "agentId", "meter", "bucket", "shard", "used", "updatedAt")`;
-const USAGE_CONFLICT = `ON CONFLICT ("workspaceId", "agentId", "meter", "bucket", "shard")
-  DO UPDATE SET "used" = usage_counters."used" + EXCLUDED."used", "updatedAt" = now()`;
+/** The counters' columns, one per meter (named as the meter), in a fixed order. */
+const METER_COLUMNS = ["tokens", "model_calls", "sessions", "cost_usd"] as const satisfies readonly BudgetMeter[];
+
+const USAGE_COLUMNS = `("workspaceId", "agentId", "bucket", "shard", ${METER_COLUMNS.map((m) => `"${m}"`).join(", ")}, "updatedAt")`;
+const USAGE_CONFLICT = `ON CONFLICT ("workspaceId", "agentId", "bucket", "shard") DO UPDATE SET ${METER_COLUMNS.map(
+  (m) => `"${m}" = usage_counters."${m}" + EXCLUDED."${m}"`,
+).join(", ")}, "updatedAt" = now()`;
 
 /**
  * The counter rows of some usage as a VALUES list whose values are pushed onto `params` (placeholders numbered after
- * what is there already); null when there is nothing to add. One random shard for the whole statement.
+ * what is there already); null when there is nothing to add. One row per owner and bucket holds every meter's amount;
+ * one random shard for the whole statement, and the rows in a fixed order (the workspace's before the agent's; total,
+ * month, day), so concurrent statements lock them in the same order.
  */
 function usageRows(
   input: { workspaceId: string; agentId?: string | null; usages: readonly UsageAmount[]; now?: Date },
   params: unknown[],
 ): string | null {
-  const usages = input.usages.filter((u) => u.amount !== 0);
-  for (const u of usages) {
+  const amounts = new Map<BudgetMeter, number>();
+  for (const u of input.usages) {
     if (!Number.isSafeInteger(u.amount)) throw new Error(`recordUsage: amount must be an integer, got ${u.amount}`);
+    amounts.set(u.meter, (amounts.get(u.meter) ?? 0) + u.amount);
   }
-  if (usages.length === 0) return null;
+  if (![...amounts.values()].some((amount) => amount !== 0)) return null;
   const now = input.now ?? new Date();
-  const owners = input.agentId ? ["", input.agentId] : [""];
-  const buckets = [bucketFor("total", now), bucketFor("month", now), bucketFor("day", now)];
   const at = (value: unknown) => `$${params.push(value)}`;
   const workspace = at(input.workspaceId);
-  const shard = at(Math.floor(Math.random() * USAGE_SHARDS));
-  const values: string[] = [];
-  for (const u of [...usages].sort((a, b) => a.meter.localeCompare(b.meter))) {
-    const [meter, amount] = [at(u.meter), at(u.amount)];
-    for (const owner of owners) {
-      for (const bucket of buckets) {
-        values.push(
-          `(${workspace}, ${at(owner)}, ${meter}, ${at(bucket)}, ${shard}::smallint, ${amount}::bigint, now())`,
-        );
-      }
-    }
-  }
-  return values.join(", ");
+  const shard = `${at(Math.floor(Math.random() * USAGE_SHARDS))}::smallint`;
+  const meters = METER_COLUMNS.map((m) => `${at(amounts.get(m) ?? 0)}::bigint`).join(", ");
+  const buckets = [bucketFor("total", now), bucketFor("month", now), bucketFor("day", now)].map(at);
+  const owners = (input.agentId ? ["", input.agentId] : [""]).map(at);
+  return owners
+    .flatMap((owner) => buckets.map((bucket) => `(${workspace}, ${owner}, ${bucket}, ${shard}, ${meters}, now())`))
+    .join(", ");
 }
 
 /**
@@ -145,10 +145,10 @@ export function usageInsertSql(
 /** Blocking budgets of the workspace (and the agent) on some meters, with their consumption in the current period. */
 const BLOCKING_SQL = (lock: boolean) => `
 SELECT b."id", b."scope", b."meter", b."limit"::text AS "limit",
-  (SELECT COALESCE(sum(u."used"), 0) FROM usage_counters u
+  (SELECT COALESCE(sum(CASE b."meter" ${METER_COLUMNS.map((m) => `WHEN '${m}' THEN u."${m}"`).join(" ")} END), 0)
+    FROM usage_counters u
     WHERE u."workspaceId" = b."workspaceId"
       AND u."agentId" = CASE WHEN b."scope" = 'agent' THEN b."agentId" ELSE '' END
-      AND u."meter" = b."meter"
       AND u."bucket" = CASE b."period" WHEN 'day' THEN $3 WHEN 'month' THEN $4 ELSE 'total' END)::text AS "used"
 FROM budgets b
 WHERE b."workspaceId" = $1

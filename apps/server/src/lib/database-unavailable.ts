@@ -32,7 +32,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function isPoolExhausted(error: unknown): boolean {
   return inChain(error, (e) => {
     const { code, message } = e as { code?: unknown; message?: unknown };
-    return code === "P2024" || (typeof message === "string" && /timeout exceeded when trying to connect/i.test(message));
+    return (
+      code === "P2024" || (typeof message === "string" && /timeout exceeded when trying to connect/i.test(message))
+    );
   });
 }
 

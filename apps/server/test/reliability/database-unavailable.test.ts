@@ -53,6 +53,8 @@ describe("isPoolExhausted", () => {
     }
     expect(isPoolExhausted(withCode("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:5432"))).toBe(false);
     expect(isPoolExhausted(new Error("Connection terminated due to connection timeout"))).toBe(false);
-    expect(isPoolExhausted(withCode("P2024", "Timed out fetching a new connection from the connection pool"))).toBe(true);
+    expect(isPoolExhausted(withCode("P2024", "Timed out fetching a new connection from the connection pool"))).toBe(
+      true,
+    );
   });
 });

@@ -62,6 +62,7 @@ beforeAll(async () => {
       EGRESS_ALLOW_CIDRS: TEST_EGRESS_ALLOW_CIDRS,
       WORKER_LEASE_MS: "2000",
       LOG_LEVEL: "info",
+      PROMETHEUS_METRICS: "true",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -110,6 +111,21 @@ describe("PROCESSES=2", () => {
     await waitUntil("both children", async () => (childPids().length === 2 ? true : undefined));
     expect(childPids()).not.toContain(supervisor.pid);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
+  });
+
+  it("answers a scrape of /metrics with every child's series, each family once", async () => {
+    // Whichever child takes the connection (round-robin), the answer holds both.
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`${url}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("text/plain");
+      const text = await res.text();
+      expect(text).toMatch(/^target_info\{child="0",/m);
+      expect(text).toMatch(/^target_info\{child="1",/m);
+      const types = [...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]);
+      expect(types.length).toBeGreaterThan(1);
+      expect(new Set(types).size).toBe(types.length);
+    }
   });
 
   it("runs turns in its children and completes those of a child killed with SIGKILL", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { budgetExceededError, checkBudgets, recordUsage } from "../../src/budgets/usage.js";
+import { budgetExceededError, checkBudgets, recordUsage, recordUsages } from "../../src/budgets/usage.js";
 import { newId } from "../../src/ids.js";
 import type { Tenant } from "../support/factories.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -179,7 +179,7 @@ describe("recordUsage and checkBudgets", () => {
     await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId: null, meter: "tokens", amount: 3, now });
     await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId: "agent_x", meter: "tokens", amount: 0, now });
     const { rows } = await pool.query(
-      `SELECT "agentId", "bucket", sum("used")::int AS used FROM usage_counters WHERE "workspaceId" = $1 AND "meter" = 'tokens'
+      `SELECT "agentId", "bucket", sum("tokens")::int AS used FROM usage_counters WHERE "workspaceId" = $1
        GROUP BY "agentId", "bucket" ORDER BY "agentId", "bucket"`,
       [tenant.workspaceId],
     );
@@ -196,28 +196,82 @@ describe("recordUsage and checkBudgets", () => {
     );
   });
 
+  it("keeps a call's meters in one row per owner and bucket, and settles them below the estimate", async () => {
+    const tenant = await t.newTenant();
+    const pool = t.platform.ctx.db.pool;
+    const agentId = await newAgent(tenant);
+    const ws = tenant.workspaceId;
+    const call = [
+      { meter: "tokens", amount: 100 },
+      { meter: "model_calls", amount: 1 },
+      { meter: "cost_usd", amount: 2_500 },
+    ] as const;
+    await recordUsages(pool, { workspaceId: ws, agentId, usages: call });
+    const rows = await pool.query(`SELECT count(*)::int AS n FROM usage_counters WHERE "workspaceId" = $1`, [ws]);
+    expect(rows.rows[0].n).toBe(6);
+    await recordUsages(pool, {
+      workspaceId: ws,
+      agentId,
+      usages: [
+        { meter: "tokens", amount: -40 },
+        { meter: "cost_usd", amount: -500 },
+        { meter: "model_calls", amount: 0 },
+      ],
+    });
+    for (const [scope, meter] of [
+      ["workspace", "tokens"],
+      ["agent", "model_calls"],
+      ["agent", "cost_usd"],
+      ["workspace", "sessions"],
+    ] as const) {
+      await budget(tenant, {
+        scope,
+        agentId: scope === "agent" ? agentId : undefined,
+        meter,
+        limit: 1,
+        period: "day",
+        action: "notify",
+      });
+    }
+    const listed = await t.http.get("/v1/budgets").set(tenant.auth);
+    expect(Object.fromEntries(listed.body.data.map((b: { meter: string; used: number }) => [b.meter, b.used]))).toEqual(
+      {
+        tokens: 60,
+        model_calls: 1,
+        cost_usd: 0.002,
+        sessions: 0,
+      },
+    );
+  });
+
   it("stays exact under concurrent increments, spread over the counter's shards", async () => {
     const tenant = await t.newTenant();
     const pool = t.platform.ctx.db.pool;
+    // Workspace-only and agent writes, one meter or several, at once: every statement locks its rows in one order.
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        recordUsage(pool, {
+        recordUsages(pool, {
           workspaceId: tenant.workspaceId,
-          agentId: i % 2 === 0 ? "agent_a" : "agent_b",
-          meter: "model_calls",
-          amount: 1,
+          agentId: [null, "agent_a", "agent_b", "agent_a"][i % 4],
+          usages:
+            i % 2 === 0
+              ? [{ meter: "model_calls", amount: 1 }]
+              : [
+                  { meter: "tokens", amount: 3 },
+                  { meter: "model_calls", amount: 1 },
+                ],
         }),
       ),
     );
     const { rows } = await pool.query(
-      `SELECT "agentId", sum("used")::int AS used FROM usage_counters
+      `SELECT "agentId", sum("model_calls")::int AS calls, sum("tokens")::int AS tokens FROM usage_counters
        WHERE "workspaceId" = $1 AND "bucket" = 'total' GROUP BY "agentId" ORDER BY "agentId"`,
       [tenant.workspaceId],
     );
     expect(rows).toEqual([
-      { agentId: "", used: 40 },
-      { agentId: "agent_a", used: 20 },
-      { agentId: "agent_b", used: 20 },
+      { agentId: "", calls: 40, tokens: 60 },
+      { agentId: "agent_a", calls: 20, tokens: 60 },
+      { agentId: "agent_b", calls: 10, tokens: 0 },
     ]);
   });
 

@@ -299,7 +299,7 @@ describe("budgets at creation", () => {
     const a = await createAgent(t, own);
     await addBudget(own, { scope: "workspace", meter: "tokens" });
     await t.platform.ctx.db.pool.query(
-      `INSERT INTO usage_counters ("workspaceId", "agentId", "meter", "bucket", "used") VALUES ($1, '', 'tokens', 'total', 5)`,
+      `INSERT INTO usage_counters ("workspaceId", "agentId", "bucket", "tokens") VALUES ($1, '', 'total', 5)`,
       [own.workspaceId],
     );
     const res = await postSession(t, own, { agent: a.id });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type pg from "pg";
+import { clusterMetrics } from "./cluster-metrics.js";
 
 /** The process's telemetry: started first, shut down (flushed) last. */
 export interface Telemetry {
@@ -83,9 +84,25 @@ export async function startTelemetry(env: Record<string, string | undefined>): P
   let prometheus: Telemetry["prometheus"];
   if (prometheusOn) {
     const { PrometheusExporter } = await import("@opentelemetry/exporter-prometheus");
+    const { PrometheusSerializer } = await import("@opentelemetry/exporter-prometheus");
     const exporter = new PrometheusExporter({ preventServerStart: true });
+    const serializer = new PrometheusSerializer();
     readers.push(exporter);
-    prometheus = (req, res) => exporter.getMetricsRequestHandler(req, res);
+    const text = clusterMetrics(async () => serializer.serialize((await exporter.collect()).resourceMetrics));
+    prometheus = (_req, res) => {
+      text().then(
+        (body) => {
+          res.statusCode = 200;
+          res.setHeader("content-type", "text/plain; version=0.0.4; charset=utf-8");
+          res.end(body);
+        },
+        (error: unknown) => {
+          res.statusCode = 500;
+          res.setHeader("content-type", "text/plain; charset=utf-8");
+          res.end(`# failed to collect metrics: ${error}\n`);
+        },
+      );
+    };
   }
   const meterProvider = new sdkMetrics.MeterProvider({ resource, readers });
   api.metrics.setGlobalMeterProvider(meterProvider);
