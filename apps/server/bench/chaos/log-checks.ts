@@ -1,11 +1,18 @@
 // Pure checks shared by the scenarios: what must hold of any session log after a crash trial.
 import type { Entry } from "./world.js";
 
-/** `seq` contiguous from 1, event ids unique, no `session.error`, the last entry an idle `end_turn`. */
+/**
+ * `seq` contiguous from 1, event ids unique, each turn opened once (no `session.status_running` while one is open), no
+ * `session.error`, the last entry an idle `end_turn`.
+ */
 export function checkLogShape(label: string, log: readonly Entry[]): string[] {
   const problems: string[] = [];
   if (log.some((e, i) => e.seq !== i + 1)) problems.push(`${label}: seq not contiguous`);
   if (new Set(log.map((e) => e.id)).size !== log.length) problems.push(`${label}: a repeated event id`);
+  const statuses = log.filter((e) => e.type === "session.status_running" || e.type === "session.status_idle");
+  if (statuses.some((e, i) => e.type === "session.status_running" && statuses[i - 1]?.type === e.type)) {
+    problems.push(`${label}: a turn opened twice`);
+  }
   const errors = log.filter((e) => e.type === "session.error").length;
   if (errors > 0) problems.push(`${label}: ${errors} × session.error`);
   const last = log.at(-1);

@@ -127,6 +127,25 @@ describe("outcomes in the loop", () => {
     expect(await getSession(t, t.tenant, session.id)).toMatchObject({ outcome: { state: "passed", revisions: 0 } });
   });
 
+  it("opens a turn that starts in place with the outcome pending, in the statement that took the message", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    fake.enqueue({ text: '{"ok": true}' });
+    const session = await newSession(t, t.tenant, {
+      agent: agent.id,
+      outcome: { scorers: [{ type: "json_valid" }], maxRevisions: 3 },
+    });
+    const posted = await postEvents(t, t.tenant, session.id, [message("answer in JSON")]);
+    expect(posted.body.session).toMatchObject({
+      status: "running",
+      lastSeq: 2,
+      outcome: { state: "pending", revisions: 0, maxRevisions: 3 },
+    });
+    const log = await waitForIdle(t, t.tenant, session.id);
+    expect(types(log).slice(0, 2)).toEqual(["user.message", "session.status_running"]);
+    expect(log.filter((e: { type: string }) => e.type === "session.status_running")).toHaveLength(1);
+    expect(await getSession(t, t.tenant, session.id)).toMatchObject({ outcome: { state: "passed", maxRevisions: 3 } });
+  });
+
   it("counts judge calls against budgets: a budget reached during grading ends the turn with budget.exceeded", async () => {
     const tenant = await t.newTenant();
     const agent = await createAgent(t, tenant, { model: MODEL });

@@ -49,6 +49,7 @@ describe("crash trial checkers", () => {
       entry(6, "session.status_idle", { stopReason: "end_turn" }),
     ];
     expect(checkToolTurn("s", good)).toEqual([]);
+    expect(checkToolTurn("s", doubled(good, 2))).not.toEqual([]);
     expect(checkToolTurn("s", doubled(good, 4))).not.toEqual([]);
     expect(
       checkToolTurn(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { createAgent, message, newSession, postEvents } from "./helpers.js";
+import { createAgent, message, newSession, postEvents, readLog } from "./helpers.js";
 import { expectGapFree, types, waitForIdle, waitUntil } from "./loop-helpers.js";
 
 // One worker slot: work requested while it is busy waits in the queue and runs as soon as the slot frees.
@@ -52,7 +52,16 @@ describe("the work queue", () => {
     try {
       const agent = await createAgent(t, t.tenant, { model: MODEL });
       const here = await newSession(t, t.tenant, { agent: agent.id });
-      expect((await postEvents(t, t.tenant, here.id, [message("hello")])).status).toBe(202);
+      const posted = await postEvents(t, t.tenant, here.id, [message("hello")]);
+      expect(posted.status).toBe(202);
+      // The statement that claimed the turn also opened it: the message and `session.status_running` are committed
+      // together, before the answer to the POST.
+      expect(posted.body.events).toEqual([expect.objectContaining({ seq: 1, type: "user.message", duplicate: false })]);
+      expect(posted.body.session).toMatchObject({ status: "running", lastSeq: 2 });
+      expect(types(await readLog(t, t.tenant, here.id)).slice(0, 2)).toEqual([
+        "user.message",
+        "session.status_running",
+      ]);
       const log = await waitForIdle(t, t.tenant, here.id);
       expect(types(log)).toEqual([
         "user.message",
@@ -72,7 +81,9 @@ describe("the work queue", () => {
         chatCalls().some((r) => r.outcome === "pending") ? true : undefined,
       );
       const queued = await newSession(t, t.tenant, { agent: agent.id });
-      await postEvents(t, t.tenant, queued.id, [message("queued")]);
+      const queuedPost = await postEvents(t, t.tenant, queued.id, [message("queued")]);
+      // Through the queue the turn is opened by the pass that claims it, later.
+      expect(queuedPost.body.session).toMatchObject({ status: "idle", lastSeq: 1 });
       for (const session of [busy, queued]) {
         const entries = await waitForIdle(t, t.tenant, session.id);
         expect(entries.at(-1).stopReason).toBe("end_turn");

@@ -1,5 +1,7 @@
 import type { ChildProcess } from "node:child_process";
+import supertest from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../bench/support.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -143,6 +145,46 @@ describe("crash recovery (kill -9 of the worker mid-turn)", { timeout: 120_000 }
       session.id,
     ]);
     expect(job.rowCount).toBe(0);
+  });
+
+  it("resumes a turn a ROLE=all process opened as it took the message, when it dies: the turn is opened once", async () => {
+    const agent = await createAgent(t, t.tenant, { model: MODEL });
+    fake.enqueue(
+      { text: "a very slow answer that never completes because the process dies", chunkDelayMs: 1_000 },
+      { text: "The answer." },
+    );
+    const port = await freePort();
+    const all = await startWorker({ ROLE: "all", PORT: String(port), HOST: "127.0.0.1" });
+    const session = await newSession(t, t.tenant, { agent: agent.id });
+    // Posted to the process that runs turns: its ingestion claims the turn and opens it in the same statement.
+    const posted = await supertest(`http://127.0.0.1:${port}`)
+      .post(`${t.tenant.base}/sessions/${session.id}/events`)
+      .set(t.tenant.auth)
+      .send({ events: [message("hello")] });
+    expect(posted.status).toBe(202);
+    expect(posted.body.session).toMatchObject({ status: "running", lastSeq: 2 });
+    await waitUntil("the model call", async () => (chatCalls()[0]?.outcome === "pending" ? true : undefined));
+    await killWorkerProcess(all);
+
+    // Once the dead process's lease has expired, a worker claims the turn at its start and finds it open.
+    await waitUntil("the lease to expire", async () => {
+      const job = await t.platform.ctx.db.pool.query<{ due: boolean }>(
+        `SELECT "dueAt" <= now() AS "due" FROM jobs WHERE "kind" = 'session.turn' AND "key" = $1`,
+        [session.id],
+      );
+      return job.rows[0]?.due ? true : undefined;
+    });
+    await startWorker();
+    const log = await waitForIdle(t, t.tenant, session.id, 1, 30_000);
+    expect(types(log)).toEqual([
+      "user.message",
+      "session.status_running",
+      "agent.message",
+      "agent.usage",
+      "session.status_idle",
+    ]);
+    expect(log[2].content[0].text).toBe("The answer.");
+    expectGapFree(log);
   });
 
   it("gives the lease back on a graceful stop past the drain time, so another worker resumes at once", async () => {

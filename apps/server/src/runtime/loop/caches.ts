@@ -26,6 +26,11 @@ export class LogCache {
     return this.logs.get(sessionId)?.at(-1)?.seq ?? 0;
   }
 
+  /** The cached prefix itself, to read and not to change (it stays cached), or []. */
+  peek(sessionId: string): readonly StoredEvent[] {
+    return this.logs.get(sessionId) ?? [];
+  }
+
   put(sessionId: string, log: StoredEvent[]): void {
     this.drop(sessionId);
     if (log.length > this.maxEvents) return;

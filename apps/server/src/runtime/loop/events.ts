@@ -67,7 +67,10 @@ export function contentMedia(content: unknown): ConversationMedia[] {
 
 export const runningEvent = (): NewEvent => ({ type: EV.statusRunning, payload: {} });
 
-/** The commit that opens a turn; a session with an outcome has its state back to `pending` for the turn. */
+/**
+ * The commit that opens a turn; a session with an outcome has its state back to `pending` for the turn. Ingestion that
+ * claims a turn in place writes the same (`sessions/log/ingest-one-statement.ts`), and the pass finds the turn open.
+ */
 export function runningPlan(settings: SessionLoopSettings): CommitPlan {
   return {
     events: [runningEvent()],

@@ -86,6 +86,15 @@ function toolUseOf(event: StoredEvent): ToolUseState {
   };
 }
 
+/**
+ * A pass over this state writes `session.status_running` before anything else: no turn is open, and the next step
+ * calls the model or runs tool uses, which both open the turn first (`SessionPass.openTurn`). Waiting for answers does
+ * not (or does only without an operator, a setting the log does not tell).
+ */
+export function opensTurnFirst(state: LogState): boolean {
+  return !state.turnOpen && (state.next.kind === "call_model" || state.next.kind === "run_tools");
+}
+
 export function analyzeLog(events: readonly StoredEvent[]): LogState {
   const steps: ModelStep[] = [];
   const uses = new Map<string, ToolUseState>();

@@ -72,6 +72,11 @@ export interface Append {
   bumpReturning?: string;
   /** What the appended entries return. */
   returning: string;
+  /**
+   * The last of `events` is appended only when this condition holds (SQL on the bump's `from` item); `bump` returns it
+   * as `withLast`, and `lastSeq` moves by what is really appended.
+   */
+  lastOnlyIf?: string;
 }
 
 /**
@@ -82,19 +87,23 @@ export interface Append {
  * A trigger notifies `session_events` at commit.
  */
 export function appendCtes(at: At, append: Append): string {
-  const { events, sessionIdSql } = append;
-  const count = at(events.length);
+  const { events, sessionIdSql, lastOnlyIf } = append;
+  const all = at(events.length);
+  const count = lastOnlyIf ? `(${all}::int - CASE WHEN ${lastOnlyIf} THEN 0 ELSE 1 END)` : `${all}::int`;
   return `bump AS (
-       UPDATE sessions u SET "lastSeq" = u."lastSeq" + ${count}::int, "updatedAt" = now()${append.set ?? ""}
+       UPDATE sessions u SET "lastSeq" = u."lastSeq" + ${count}, "updatedAt" = now()${append.set ?? ""}
        ${append.from ? `FROM ${append.from}` : ""}
        WHERE u."id" = ${sessionIdSql}${append.where ? ` AND ${append.where}` : ""}
-       RETURNING ${append.bumpReturning ? `${append.bumpReturning}, ` : ""}u."lastSeq" - ${count}::int AS "base"
+       RETURNING ${append.bumpReturning ? `${append.bumpReturning}, ` : ""}u."lastSeq" - ${count} AS "base"${
+         lastOnlyIf ? `, (${lastOnlyIf}) AS "withLast"` : ""
+       }
      ), appended AS (
        INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload", "idempotencyKey")
        SELECT ${sessionIdSql}, bump."base" + input.ord, input.id, input.type, input.payload, input.ikey
        FROM bump, unnest(${at(events.map((e) => e.id ?? newId("event")))}::text[], ${at(events.map((e) => e.type))}::text[],
          ${at(events.map((e) => JSON.stringify(e.payload ?? {})))}::jsonb[],
          ${at(events.map((e) => e.idempotencyKey ?? null))}::text[]) WITH ORDINALITY AS input(id, type, payload, ikey, ord)
+       ${lastOnlyIf ? `WHERE input.ord < ${all}::int OR bump."withLast"` : ""}
        RETURNING ${append.returning}
      )`;
 }

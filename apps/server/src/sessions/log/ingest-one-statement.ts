@@ -1,9 +1,10 @@
 import type { IngestedEvent, Session, UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
 import { prepared } from "../../lib/prepared.js";
-import { appendCtes, EVENT_CREATED_AT, type EventRow } from "./event-log.js";
+import { type At, appendCtes, EVENT_CREATED_AT, type EventRow, type NewEvent } from "./event-log.js";
 import type { LocalTurnSlot } from "./local-turns.js";
 import { loopSettingsJsonSql, type SessionLoopSettings } from "./loop-settings.js";
+import { initialOutcome } from "./outcome-state.js";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row.js";
 import { requestLeasedTurnCtes, requestTurnCtes } from "./turn-job.js";
 import { toNewEvent } from "./user-events.js";
@@ -30,7 +31,8 @@ interface Row extends SessionRow {
  *
  * With `slot` (this process runs turns and has one free), a session without a pending turn whose cached log ends where
  * the append begins gets its turn's job inserted already leased to the slot, and the turn starts here with what the
- * statement read and wrote; the slot is given back in every other case.
+ * statement read and wrote; the slot is given back in every other case. When the slot says the loop would open the
+ * turn first, the statement that leases it opens it too (`openingCtes`).
  */
 export async function ingestInOneStatement(
   pool: pg.Pool,
@@ -41,22 +43,14 @@ export async function ingestInOneStatement(
 ): Promise<IngestResult | null> {
   const values: unknown[] = [sessionId, projectId];
   const at = (value: unknown) => `$${values.push(value)}`;
-  const append = appendCtes(at, {
-    sessionIdSql: "$1",
-    events: events.map(toNewEvent),
-    // A session whose posted messages are screened where they are stored takes the transaction path.
-    where: 'u."projectId" = $2 AND u."archivedAt" IS NULL AND NOT u."screensInput"',
-    bumpReturning: SESSION_COLUMNS,
-    returning: `"seq", "id", "type", "idempotencyKey"${slot ? `, "payload", ${EVENT_CREATED_AT}` : ""}`,
-  });
-  const request = slot
-    ? requestLeasedTurnCtes(`SELECT "id" AS "key", "base" = ${at(slot.cachedSeq)} AS "leased" FROM bump`, at, slot)
-    : requestTurnCtes('SELECT "id" FROM bump', at);
+  const entries = events.map(toNewEvent);
+  const returning = `"seq", "id", "type", "idempotencyKey"${slot ? `, "payload", ${EVENT_CREATED_AT}` : ""}`;
   let rows: Row[];
   try {
+    const ctes = ingestionCtes(at, entries, returning, slot);
     ({ rows } = await pool.query<Row>(
       prepared(
-        `WITH ${append}, ${request}
+        `WITH ${ctes}
          SELECT ${SESSION_COLUMNS.replace(/"(\w+)"/g, 'bump."$1"')},
            (SELECT count(*) FROM woken) AS "woken",
            (SELECT json_agg(appended ORDER BY "seq") FROM appended) AS "events"${
@@ -92,7 +86,8 @@ export async function ingestInOneStatement(
   if (!row) return null;
   return {
     session: toSession(row),
-    events: row.events.map((e) => ({
+    // The user's events (a `session.status_running` the statement appended after them is the loop's entry).
+    events: row.events.slice(0, events.length).map((e) => ({
       seq: e.seq,
       id: e.id,
       type: e.type,
@@ -100,4 +95,61 @@ export async function ingestInOneStatement(
       duplicate: false,
     })),
   };
+}
+
+/**
+ * The session rows ingestion in one statement writes to: a session whose posted messages are screened where they are
+ * stored takes the transaction path.
+ */
+const ACCEPTS = 'u."projectId" = $2 AND u."archivedAt" IS NULL AND NOT u."screensInput"';
+
+/** The append and the turn's request (leased to `slot` when it may be), opening the turn when the slot says so. */
+function ingestionCtes(at: At, entries: NewEvent[], returning: string, slot: LocalTurnSlot | undefined): string {
+  if (slot?.opensTurn(entries)) return openingCtes(at, entries, returning, slot);
+  const append = appendCtes(at, {
+    sessionIdSql: "$1",
+    events: entries,
+    where: ACCEPTS,
+    bumpReturning: SESSION_COLUMNS,
+    returning,
+  });
+  const request = slot
+    ? requestLeasedTurnCtes(`SELECT "id" AS "key", "base" = ${at(slot.cachedSeq)} AS "leased" FROM bump`, at, slot)
+    : requestTurnCtes('SELECT "id" FROM bump', at);
+  return `${append}, ${request}`;
+}
+
+/**
+ * The statement of a turn that opens at once (`LocalTurnSlot.opensTurn`): the session row is locked first, so whether
+ * the turn's job is leased to the slot (no pending turn, and the log ends where the slot's cache does) is known before
+ * the append; when it is, `session.status_running` is appended after the events and the head set as the loop's
+ * opening commit sets it (`runningPlan`: running, no stop reason, no pending actions, a session with an outcome back
+ * to pending). The lease is the slot's from this statement on, so the fence of that commit holds here trivially.
+ * Otherwise the events alone are appended and the turn requested, as by the other statement.
+ */
+function openingCtes(at: At, entries: NewEvent[], returning: string, slot: LocalTurnSlot): string {
+  const append = appendCtes(at, {
+    sessionIdSql: "$1",
+    events: [...entries, { type: "session.status_running", payload: {} }],
+    lastOnlyIf: 'o."opens"',
+    from: "opening o",
+    set: `, "status" = CASE WHEN o."opens" THEN 'running' ELSE u."status" END,
+       "stopReason" = CASE WHEN o."opens" THEN NULL ELSE u."stopReason" END,
+       "pendingActions" = CASE WHEN o."opens" THEN '[]'::jsonb ELSE u."pendingActions" END,
+       "outcome" = CASE WHEN o."opens" AND jsonb_typeof(o."outcome") = 'object'
+         THEN jsonb_set(${at(JSON.stringify(initialOutcome(0)))}::jsonb, '{maxRevisions}', o."outcome"->'maxRevisions')
+         ELSE u."outcome" END`,
+    bumpReturning: SESSION_COLUMNS.replace(/"(\w+)"/g, 'u."$1"'),
+    returning,
+  });
+  const locked = `s AS MATERIALIZED (
+       SELECT u."id", u."lastSeq" = ${at(slot.cachedSeq)} AS "atCache" FROM sessions u WHERE u."id" = $1 AND ${ACCEPTS}
+       FOR UPDATE
+     )`;
+  const request = requestLeasedTurnCtes('SELECT "id" AS "key", "atCache" AS "leased" FROM s', at, slot);
+  const opening = `opening AS MATERIALIZED (
+       SELECT e."leased" AS "opens", l."outcome" FROM enqueued e
+       LEFT JOIN session_loop_settings l ON l."sessionId" = $1
+     )`;
+  return `${locked}, ${request}, ${opening}, ${append}`;
 }

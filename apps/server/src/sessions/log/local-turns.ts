@@ -1,4 +1,4 @@
-import type { EventRow } from "./event-log.js";
+import type { EventRow, NewEvent } from "./event-log.js";
 import type { SessionLoopSettings } from "./loop-settings.js";
 import type { SessionRow } from "./session-row.js";
 
@@ -13,6 +13,11 @@ export interface LocalTurnSlot {
   readonly leaseMs: number;
   /** The `seq` the runner's cached log of the session ends at (0: nothing cached). */
   readonly cachedSeq: number;
+  /**
+   * Whether the turn, were `events` appended right after the cached log, would first open (`session.status_running`,
+   * before anything else the loop writes): the ingestion statement that claims it then opens it too.
+   */
+  opensTurn(events: readonly NewEvent[]): boolean;
   start(turn: ClaimedTurn): void;
   release(): void;
 }
@@ -25,7 +30,7 @@ export interface ClaimedTurn {
   settings: SessionLoopSettings | null;
   /** The session's `lastSeq` before the append (`cachedSeq`). */
   base: number;
-  /** The entries appended, in order. */
+  /** The entries appended, in order (the events, then `session.status_running` when the statement opened the turn). */
   appended: EventRow[];
 }
 
