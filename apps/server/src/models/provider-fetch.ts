@@ -12,13 +12,24 @@ const KEEP_ALIVE_IDLE_MS = 4_000;
  * `EXPERIMENT_CASE_CONCURRENCY` cases, their judges and guardrail checks; docs/operating.md, "Limits on a turn's path").
  * A cap here would be a second, hidden concurrency limit (it was 256: a 10 s model then held 1,000 turns to 4× its time).
  */
+const AGENT_OPTIONS = {
+  keepAlive: true,
+  maxSockets: Number.POSITIVE_INFINITY,
+  // Node keeps 256 idle connections per origin by default and closes the rest at once: after 1,000 calls that ended
+  // together, the next 1,000 would open 744 new connections (a TCP and TLS handshake each). Idle ones close after
+  // KEEP_ALIVE_IDLE_MS instead, so what is kept follows the recent concurrency.
+  maxFreeSockets: Number.POSITIVE_INFINITY,
+  timeout: KEEP_ALIVE_IDLE_MS,
+};
 const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, timeout: KEEP_ALIVE_IDLE_MS }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, timeout: KEEP_ALIVE_IDLE_MS }),
+  "http:": new http.Agent(AGENT_OPTIONS),
+  "https:": new https.Agent(AGENT_OPTIONS),
 };
 
 /** The per-origin socket cap of the model providers' agents (for the tests: none). */
 export const providerSocketsPerOrigin = agents["http:"].maxSockets;
+/** Idle connections the agents keep per origin (for the tests: as many as were in use, until they idle out). */
+export const providerIdleSocketsPerOrigin = agents["http:"].maxFreeSockets;
 
 /** What undici's fetch allows a connection to wait for headers, or for the next body chunk. */
 const IDLE_TIMEOUT_MS = 300_000;

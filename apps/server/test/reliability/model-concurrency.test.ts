@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLoadLimits } from "../../src/lib/load-gauge.js";
-import { providerSocketsPerOrigin } from "../../src/models/provider-fetch.js";
+import { providerIdleSocketsPerOrigin, providerSocketsPerOrigin } from "../../src/models/provider-fetch.js";
 import { DEFAULT_WORKER_CONCURRENCY, readTurnSettings } from "../../src/runtime/turns/settings.js";
 import { createAgent, message, newSession } from "../sessions/helpers.js";
 import { waitForIdle } from "../sessions/loop-helpers.js";
@@ -42,6 +42,8 @@ describe("no hidden ceiling on model calls", () => {
     expect(DEFAULT_WORKER_CONCURRENCY).toBeGreaterThanOrEqual(1_000);
     expect(readTurnSettings({ WORKER_CONCURRENCY: "100000" }).concurrency).toBe(100_000);
     expect(providerSocketsPerOrigin).toBe(Number.POSITIVE_INFINITY);
+    // Node's default keeps 256 idle: calls that ended together would open the rest again for the next ones.
+    expect(providerIdleSocketsPerOrigin).toBe(Number.POSITIVE_INFINITY);
     expect(readLoadLimits({}, 20)).toEqual({ maxEventLoopDelayMs: 200, maxHeapPercent: 85, maxPoolWaiters: 20 });
   });
 
