@@ -79,7 +79,7 @@ class SessionEventNotifier {
     this.emit(payload.slice(0, colon), seq);
   }
 
-  private emit(sessionId: string, seq: number): void {
+  emit(sessionId: string, seq: number): void {
     const set = this.followers.get(sessionId);
     if (!set) return;
     for (const listener of [...set]) {
@@ -101,4 +101,12 @@ const notifierOf = onePerOwner((ctx: AppContext) => new SessionEventNotifier(ctx
  */
 export function subscribeSessionEvents(ctx: AppContext, sessionId: string, onSeq: SeqListener): () => void {
   return notifierOf(ctx).subscribe(sessionId, onSeq);
+}
+
+/**
+ * Tells the session's followers in this process of entries this process just committed (up to `seq`), without waiting
+ * for the notification's round trip through PostgreSQL (which comes too, and finds them told).
+ */
+export function announceCommitted(ctx: AppContext, sessionId: string, seq: number): void {
+  notifierOf(ctx).emit(sessionId, seq);
 }

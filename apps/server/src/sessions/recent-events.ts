@@ -1,4 +1,6 @@
+import type { AppContext } from "../context.js";
 import { onePerOwner } from "../lib/per-owner.js";
+import { announceCommitted } from "./event-notifier.js";
 import type { StoredEvent } from "./log/index.js";
 
 /** How long committed entries stay here: a follower in this process is told of them within milliseconds. */
@@ -24,10 +26,14 @@ export class RecentEvents {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private sweeper: NodeJS.Timeout | undefined;
 
+  /** `announce`: tells the session's followers in this process of what a commit stored, once it is kept here. */
+  constructor(private readonly announce: (sessionId: string, seq: number) => void = () => {}) {}
+
   /** Marks a commit to the session's log in flight, and keeps what it stored once it committed. */
   committing(sessionId: string, commit: Promise<StoredEvent[]>): Promise<StoredEvent[]> {
     const done = commit.then((stored) => {
       this.remember(sessionId, stored);
+      if (stored.length > 0) this.announce(sessionId, stored[stored.length - 1]!.seq);
       return stored;
     });
     // Settles after `remember`: a follower waiting on it finds the entries.
@@ -75,4 +81,6 @@ export class RecentEvents {
 }
 
 /** The process's recent entries (one per application context). */
-export const recentEvents: (ctx: object) => RecentEvents = onePerOwner(() => new RecentEvents());
+export const recentEvents: (ctx: AppContext) => RecentEvents = onePerOwner(
+  (ctx: AppContext) => new RecentEvents((sessionId, seq) => announceCommitted(ctx, sessionId, seq)),
+);

@@ -18,6 +18,19 @@ describe("recent entries a process committed (for its own SSE followers)", () =>
     expect(await recent.read("other", 0, 1)).toBeNull();
   });
 
+  it("announces a commit's newest entry once it is kept, so a follower here reads it without the notification", async () => {
+    const told: [string, number, StoredEvent[] | null][] = [];
+    const recent: RecentEvents = new RecentEvents((sessionId, seq) => {
+      // What a follower does when told: its read, asked at once, finds the entries here.
+      void recent.read(sessionId, seq - 1, seq).then((found) => told.push([sessionId, seq, found]));
+    });
+    await recent.committing("s", Promise.resolve(entries(1, 3)));
+    await recent.committing("s", Promise.resolve([]));
+    await recent.committing("t", Promise.reject(new Error("lease lost"))).catch(() => {});
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(told).toEqual([["s", 3, [entry(3)]]]);
+  });
+
   it("starts over after an entry committed elsewhere, never bridging the gap", async () => {
     const recent = new RecentEvents();
     await recent.committing("s", Promise.resolve(entries(1, 2)));
