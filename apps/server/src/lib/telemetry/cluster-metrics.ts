@@ -45,16 +45,17 @@ export function clusterMetrics(own: () => Promise<string>): () => Promise<string
   return () =>
     new Promise<string | null>((resolve) => {
       const id = randomUUID();
-      const timer = setTimeout(() => resolve(null), GATHER_TIMEOUT_MS);
-      waiting.set(id, (text) => {
+      // Settled either way, the request is forgotten (a late answer finds nothing waiting).
+      const settle = (text: string | null) => {
         clearTimeout(timer);
+        waiting.delete(id);
         resolve(text);
-      });
+      };
+      const timer = setTimeout(() => settle(null), GATHER_TIMEOUT_MS);
+      waiting.set(id, settle);
       process.send!({ type: ASK, id });
-    }).then((text) => {
-      // Settled either way: forget the request; a supervisor that did not answer leaves this child's own metrics.
-      return text ?? own();
-    });
+      // A supervisor that did not answer leaves this child's own metrics.
+    }).then((text) => text ?? own());
 }
 
 /**

@@ -18,7 +18,6 @@ export function mergePrometheusTexts(parts: readonly { child: string; text: stri
   for (const { child, text } of parts) {
     const label = `child="${child.replace(/["\\\n]/g, "")}"`;
     let current: string | undefined;
-    const seenHeader = new Set<string>();
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
       const header = /^# (HELP|TYPE|UNIT) (\S+)/.exec(line);
@@ -26,9 +25,8 @@ export function mergePrometheusTexts(parts: readonly { child: string; text: stri
         current = header[2]!;
         const family = familyOf(current);
         // The first process's header lines stand for all (they are the same in every process).
-        const key = `${header[1]} ${current}`;
-        if (!seenHeader.has(key) && !family.header.some((h) => h.startsWith(`# ${key}`))) family.header.push(line);
-        seenHeader.add(key);
+        const kind = `# ${header[1]} `;
+        if (!family.header.some((h) => h.startsWith(kind))) family.header.push(line);
         continue;
       }
       if (line.startsWith("#")) {
