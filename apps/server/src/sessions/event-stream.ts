@@ -76,6 +76,16 @@ class WrittenDirectly extends Stream {
 }
 
 /**
+ * A stream's request (a GET, already parsed whole) read to its end and let go at once. Node reports a request still
+ * open when its connection closes as aborted, and formats the stack trace of the error it builds for it (~3 % of a
+ * short stream's CPU); a follower always leaves that way. The connection and the response are not touched.
+ */
+function releaseWhenRead(req: Response["req"]): void {
+  req.once("end", () => req.destroy());
+  req.resume();
+}
+
+/**
  * Server-Sent Events of a session log: the entries after `afterSeq`, then every entry committed later, in `seq` order
  * without gaps or repeats. The follower joins its session's feed (which subscribes to the shared listener) before
  * the backlog is read (with the session's existence, in one query), so an entry committed in between reaches it
@@ -103,6 +113,7 @@ export async function openSessionEventStream(
     streams.untrack(follower);
   };
   res.on("close", follower.stop);
+  releaseWhenRead(res.req);
   let backlog: Awaited<ReturnType<typeof listSessionEvents>>;
   try {
     backlog = await listSessionEvents(ctx.db.pool, projectId, sessionId, afterSeq, PAGE);
