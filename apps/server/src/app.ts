@@ -17,6 +17,7 @@ import { consoleDist, consoleRouter } from "./http/console.js";
 import { corsFor } from "./http/cors.js";
 import { docsRouter } from "./http/docs.js";
 import { errorHandler } from "./http/error-envelope.js";
+import { installFastJson } from "./http/fast-json.js";
 import { healthRouter } from "./http/health.js";
 import { idempotency } from "./http/idempotency.js";
 import { refuseNulInUrl } from "./http/input-guards.js";
@@ -52,6 +53,7 @@ export function createApp(
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "extended");
+  installFastJson(app);
   app.use(requestIdAndLog(ctx.logger));
   if (telemetry?.enabled) app.use(traceRequests());
   app.use(securityHeaders());

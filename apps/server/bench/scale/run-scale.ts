@@ -2,7 +2,8 @@
 // the same persistent work, `bench/e2e/bare-e2e-server.ts`) in the same run. Each client creates a session, posts a
 // user.message and follows the SSE stream to the turn's end, again and again for `--seconds`; the model (an
 // OpenAI-compatible fake in a process of its own) answers after `--model-ms`. Printed per server: turns/s, p50/p95
-// turn, server CPU per turn (every process of the server), peak RSS (summed over its processes), the p99 latency of
+// turn, server CPU per turn (every process of the server), PostgreSQL CPU per turn (the backends of the server's
+// database, from /proc), peak RSS (summed over its processes), the p99 latency of
 // GET /healthz sampled every 250 ms (the API processes' event-loop delay as a client sees it), errors.
 //
 //   pnpm bench:scale                                   1,000 sessions on a 10 s model, the defaults of `pnpm start`
@@ -19,6 +20,7 @@ import http from "node:http";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { DatabaseMeter } from "../e2e/database-cost.js";
 import { cpuTimeMs, type Started, startPlatformProcess, startProcess, stopProcess, TSX } from "../e2e/processes.js";
 import { bareTarget, HttpClient, platformTarget, type Target } from "../e2e/targets.js";
 import { benchPlatformEnv, freshDatabase, markdownTable, percentile } from "../support.js";
@@ -86,12 +88,21 @@ interface Result {
   cpuMsPerTurn: number;
   /** Of which the supervisor's (0 for a single process). */
   supervisorCpuMsPerTurn: number;
+  /** The CPU of the server's PostgreSQL backends per turn (null where /proc cannot tell: a remote database). */
+  pgCpuMsPerTurn: number | null;
   rssMiB: number;
   healthzP99: number;
 }
 
 /** `SESSIONS` clients in closed loops of session + turn for `SECONDS`, against `server`. */
-async function load(name: string, target: Target, url: string, headers: Record<string, string>, pids: () => number[]) {
+async function load(
+  name: string,
+  target: Target,
+  url: string,
+  headers: Record<string, string>,
+  pids: () => number[],
+  databaseUrl: string,
+) {
   const client = new HttpClient(url, headers, SESSIONS);
   const agent = await target.createAgent(client, 0);
   const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -110,6 +121,8 @@ async function load(name: string, target: Target, url: string, headers: Record<s
     }
   })();
   const processes = pids();
+  const database = await DatabaseMeter.open(databaseUrl);
+  const databaseBefore = await database.mark();
   const cpuBefore = processes.reduce((sum, pid) => sum + safeCpu(pid), 0);
   const firstCpuBefore = safeCpu(processes[0]!);
   const times: number[] = [];
@@ -141,6 +154,8 @@ async function load(name: string, target: Target, url: string, headers: Record<s
     }),
   );
   const cpuAfter = processes.reduce((sum, pid) => sum + safeCpu(pid), 0);
+  const databaseCost = await database.since(databaseBefore);
+  await database.close();
   // With several processes the first is the supervisor (node:cluster's primary accepts each connection and hands it
   // to a child); alone, it is the server itself.
   const firstCpu = safeCpu(processes[0]!) - firstCpuBefore;
@@ -160,6 +175,7 @@ async function load(name: string, target: Target, url: string, headers: Record<s
     createP95: percentile(creates, 95),
     cpuMsPerTurn: (cpuAfter - cpuBefore) / Math.max(1, times.length),
     supervisorCpuMsPerTurn: processes.length > 1 ? firstCpu / Math.max(1, times.length) : 0,
+    pgCpuMsPerTurn: databaseCost.cpuMs === null ? null : databaseCost.cpuMs / Math.max(1, times.length),
     rssMiB: processes.reduce((sum, pid) => sum + peakRssMiB(pid), 0),
     healthzP99: percentile(healthz, 99),
   };
@@ -197,7 +213,7 @@ try {
       /LISTENING (\S+)/,
     );
     started.push(bare);
-    results.push(await load("floor (bare node:http + pg)", bareTarget, bare.url, {}, () => [bare.child.pid!]));
+    results.push(await load("floor (bare node:http + pg)", bareTarget, bare.url, {}, () => [bare.child.pid!], db.url));
     await stopProcess(bare.child);
   }
 
@@ -224,7 +240,7 @@ try {
     const auth = { authorization: `Bearer ${key}` };
     const context = await new HttpClient(api.url, auth, 1).request("GET", "/v1/platform/context");
     const projectId = (JSON.parse(context.body) as { project: { id: string } }).project.id;
-    results.push(await load(name, platformTarget(projectId), api.url, auth, pids));
+    results.push(await load(name, platformTarget(projectId), api.url, auth, pids, db.url));
 
     // ── Followers (issue #39, item 3) ───────────────────────────────────────────────────────────────────────────────
     // `bench/scale/followers.ts`, when present, exports `measureFollowers(context)`; it runs against the platform as
@@ -265,6 +281,7 @@ try {
     `${r.p95.toFixed(2)} s`,
     `${r.createP50.toFixed(0)} / ${r.createP95.toFixed(0)} ms`,
     `${r.cpuMsPerTurn.toFixed(1)} ms${r.supervisorCpuMsPerTurn ? ` (supervisor ${r.supervisorCpuMsPerTurn.toFixed(1)})` : ""}`,
+    r.pgCpuMsPerTurn === null ? "n/a" : `${r.pgCpuMsPerTurn.toFixed(1)} ms`,
     `${r.rssMiB.toFixed(0)} MiB`,
     `${r.healthzP99.toFixed(0)} ms`,
     `${r.turns} / ${r.errors}`,
@@ -276,6 +293,7 @@ try {
     "p95 turn",
     "of which creating the session, p50 / p95",
     "server CPU/turn",
+    "PostgreSQL CPU/turn",
     "peak RSS (sum)",
     "/healthz p99",
     "turns / errors",

@@ -150,15 +150,20 @@ export class JobRunner {
       run: (claim) => {
         if (used) return;
         used = true;
-        if (!this.stopped) {
-          void this.launch(state, claim, false, true);
-          return;
-        }
-        // Stopped meanwhile: the job goes back to the queue at once (with its NOTIFY) for another worker.
-        state.slotsUsed--;
-        releaseJob(this.options.pool, claim, { attemptsDelta: -1 }).catch((error) =>
-          this.options.logger.warn({ err: error, job: claim.kind, key: claim.key }, "could not hand the job back"),
-        );
+        // Launched once the callbacks of this turn of the event loop are done: the caller (ingestion) answers its
+        // request first, and the client reads that answer while the run works, instead of after the run's first
+        // steps.
+        setImmediate(() => {
+          if (!this.stopped) {
+            void this.launch(state, claim, false, true);
+            return;
+          }
+          // Stopped meanwhile: the job goes back to the queue at once (with its NOTIFY) for another worker.
+          state.slotsUsed--;
+          releaseJob(this.options.pool, claim, { attemptsDelta: -1 }).catch((error) =>
+            this.options.logger.warn({ err: error, job: claim.kind, key: claim.key }, "could not hand the job back"),
+          );
+        });
       },
       release: () => {
         if (used) return;
