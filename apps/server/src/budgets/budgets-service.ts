@@ -5,45 +5,22 @@ import { decodeCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { toStoredAmount } from "./meter-units.js";
 import { toBudget } from "./serialize.js";
-import { bucketFor } from "./usage.js";
+import { type CounterRow, consumption } from "./usage-counters.js";
 
-function counterKey(agentId: string, bucket: string): string {
-  return JSON.stringify([agentId, bucket]);
-}
+const ownerOf = (row: BudgetRow) => (row.scope === "agent" ? (row.agentId ?? "") : "");
 
-function counterOf(row: BudgetRow, now: Date) {
-  return {
-    agentId: row.scope === "agent" ? (row.agentId ?? "") : "",
-    bucket: bucketFor(row.period as Budget["period"], now),
-  };
-}
-
-type MeterTotals = Record<BudgetMeter, bigint>;
-
-/** The budgets with their consumption in the current period, read in one query. */
+/** The budgets with their consumption in the current period, read in one query (at most 8 rows per owner). */
 async function withUsage(prisma: Database, workspaceId: string, rows: BudgetRow[]): Promise<Budget[]> {
   const now = new Date();
-  const counters =
+  const counters: CounterRow[] =
     rows.length === 0
       ? []
       : await prisma.usageCounter.findMany({
-          where: { workspaceId, OR: rows.map((r) => counterOf(r, now)) },
+          where: { workspaceId, agentId: { in: [...new Set(rows.map(ownerOf))] } },
         });
-  // A counter is the sum of its shards; each row holds every meter.
-  const used = new Map<string, MeterTotals>();
-  for (const c of counters) {
-    const key = counterKey(c.agentId, c.bucket);
-    const sum = used.get(key) ?? { tokens: 0n, model_calls: 0n, sessions: 0n, cost_usd: 0n };
-    used.set(key, {
-      tokens: sum.tokens + c.tokens,
-      model_calls: sum.model_calls + c.model_calls,
-      sessions: sum.sessions + c.sessions,
-      cost_usd: sum.cost_usd + c.cost_usd,
-    });
-  }
   return rows.map((r) => {
-    const c = counterOf(r, now);
-    return toBudget(r, used.get(counterKey(c.agentId, c.bucket))?.[r.meter as BudgetMeter] ?? 0n, now);
+    const budget = { agentId: ownerOf(r), meter: r.meter as BudgetMeter, period: r.period as Budget["period"] };
+    return toBudget(r, consumption(counters, budget, now), now);
   });
 }
 

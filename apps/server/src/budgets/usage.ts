@@ -6,19 +6,24 @@ import { AppError } from "../http/app-error.js";
 import { inTransaction } from "../lib/transaction.js";
 import { mayBlock } from "./blocking-cache.js";
 import { toShownAmount } from "./meter-units.js";
+import {
+  consumptionSql,
+  periodStart,
+  USAGE_COLUMNS,
+  USAGE_CONFLICT,
+  type UsageAmount,
+  type UsageInput,
+  usageRows,
+} from "./usage-counters.js";
 
 // Consumption counters and budget checks, for the areas that consume (sessions, experiments, model calls).
-// Counters live in usage_counters: per (workspace, agent, bucket) a few shards, each row holding every meter (a column
-// per meter), whose sum is the counter; agentId "" is the workspace's row.
+// Counters live in usage_counters (usage-counters.ts): per (workspace, agent) a few shards, each row holding every
+// meter's total and counts of the current month and day; agentId "" is the workspace's row.
+
+export type { UsageAmount } from "./usage-counters.js";
 
 type Queryable = Pick<pg.Pool, "query">;
 export type BudgetExceeded = z.infer<typeof BudgetExceededDetailsSchema>;
-
-/** The counter bucket of a period at `now` (UTC): "total", "YYYY-MM" or "YYYY-MM-DD". */
-export function bucketFor(period: BudgetPeriod, now: Date = new Date()): string {
-  const iso = now.toISOString();
-  return period === "total" ? "total" : period === "month" ? iso.slice(0, 7) : iso.slice(0, 10);
-}
 
 /** When the current period ends (UTC); null for `total`. */
 export function periodEnd(period: BudgetPeriod, now: Date = new Date()): Date | null {
@@ -28,18 +33,9 @@ export function periodEnd(period: BudgetPeriod, now: Date = new Date()): Date | 
   return period === "month" ? new Date(Date.UTC(y, m + 1, 1)) : new Date(Date.UTC(y, m, now.getUTCDate() + 1));
 }
 
-/** Shards per counter: concurrent writers pick one at random, so they rarely wait on each other's row. */
-export const USAGE_SHARDS = 8;
-
-export interface UsageAmount {
-  meter: BudgetMeter;
-  /** A non-negative integer; a settlement may be negative (an estimate corrected down). */
-  amount: number;
-}
-
 /**
- * Adds usage to the meters' counters of the workspace and, when given, of the agent, for the three buckets (total,
- * month, day), in one statement: one row per owner and bucket, whatever the meters (at most 6). The rows go to a
+ * Adds usage to the meters' counters of the workspace and, when given, of the agent (their totals and their counts of
+ * `now`'s month and day), in one statement: one row per owner, whatever the meters (at most 2). The rows go to a
  * random shard: no hot row however many sessions are created at once. Rows are locked in one order, so concurrent
  * calls cannot deadlock.
  */
@@ -51,50 +47,11 @@ export async function recordUsage(
 }
 
 /** Several meters at once (one statement). */
-export async function recordUsages(
-  pool: Queryable,
-  input: { workspaceId: string; agentId?: string | null; usages: readonly UsageAmount[]; now?: Date },
-): Promise<void> {
+export async function recordUsages(pool: Queryable, input: UsageInput): Promise<void> {
   const params: unknown[] = [];
   const rows = usageRows(input, params);
   if (!rows) return;
   await pool.query(`INSERT INTO usage_counters ${USAGE_COLUMNS} VALUES ${rows} ${USAGE_CONFLICT}`, params);
-}
-
-/** The counters' columns, one per meter (named as the meter), in a fixed order. */
-const METER_COLUMNS = ["tokens", "model_calls", "sessions", "cost_usd"] as const satisfies readonly BudgetMeter[];
-
-const USAGE_COLUMNS = `("workspaceId", "agentId", "bucket", "shard", ${METER_COLUMNS.map((m) => `"${m}"`).join(", ")}, "updatedAt")`;
-const USAGE_CONFLICT = `ON CONFLICT ("workspaceId", "agentId", "bucket", "shard") DO UPDATE SET ${METER_COLUMNS.map(
-  (m) => `"${m}" = usage_counters."${m}" + EXCLUDED."${m}"`,
-).join(", ")}, "updatedAt" = now()`;
-
-/**
- * The counter rows of some usage as a VALUES list whose values are pushed onto `params` (placeholders numbered after
- * what is there already); null when there is nothing to add. One row per owner and bucket holds every meter's amount;
- * one random shard for the whole statement, and the rows in a fixed order (the workspace's before the agent's; total,
- * month, day), so concurrent statements lock them in the same order.
- */
-function usageRows(
-  input: { workspaceId: string; agentId?: string | null; usages: readonly UsageAmount[]; now?: Date },
-  params: unknown[],
-): string | null {
-  const amounts = new Map<BudgetMeter, number>();
-  for (const u of input.usages) {
-    if (!Number.isSafeInteger(u.amount)) throw new Error(`recordUsage: amount must be an integer, got ${u.amount}`);
-    amounts.set(u.meter, (amounts.get(u.meter) ?? 0) + u.amount);
-  }
-  if (![...amounts.values()].some((amount) => amount !== 0)) return null;
-  const now = input.now ?? new Date();
-  const at = (value: unknown) => `$${params.push(value)}`;
-  const workspace = at(input.workspaceId);
-  const shard = `${at(Math.floor(Math.random() * USAGE_SHARDS))}::smallint`;
-  const meters = METER_COLUMNS.map((m) => `${at(amounts.get(m) ?? 0)}::bigint`).join(", ");
-  const buckets = [bucketFor("total", now), bucketFor("month", now), bucketFor("day", now)].map(at);
-  const owners = (input.agentId ? ["", input.agentId] : [""]).map(at);
-  return owners
-    .flatMap((owner) => buckets.map((bucket) => `(${workspace}, ${owner}, ${bucket}, ${shard}, ${meters}, now())`))
-    .join(", ");
 }
 
 /**
@@ -130,11 +87,7 @@ export function unbudgetedUsageCtes(
  * of the statement wrote anything) holds, to place in a CTE of a larger statement; null when there is nothing to add.
  * Values go onto `params`.
  */
-export function usageInsertSql(
-  input: { workspaceId: string; agentId?: string | null; usages: readonly UsageAmount[]; now?: Date },
-  params: unknown[],
-  gate: string,
-): string | null {
+export function usageInsertSql(input: UsageInput, params: unknown[], gate: string): string | null {
   const rows = usageRows(input, params);
   if (!rows) return null;
   return `INSERT INTO usage_counters ${USAGE_COLUMNS}
@@ -144,12 +97,7 @@ export function usageInsertSql(
 
 /** Blocking budgets of the workspace (and the agent) on some meters, with their consumption in the current period. */
 const BLOCKING_SQL = (lock: boolean) => `
-SELECT b."id", b."scope", b."meter", b."limit"::text AS "limit",
-  (SELECT COALESCE(sum(CASE b."meter" ${METER_COLUMNS.map((m) => `WHEN '${m}' THEN u."${m}"`).join(" ")} END), 0)
-    FROM usage_counters u
-    WHERE u."workspaceId" = b."workspaceId"
-      AND u."agentId" = CASE WHEN b."scope" = 'agent' THEN b."agentId" ELSE '' END
-      AND u."bucket" = CASE b."period" WHEN 'day' THEN $3 WHEN 'month' THEN $4 ELSE 'total' END)::text AS "used"
+SELECT b."id", b."scope", b."meter", b."limit"::text AS "limit", ${consumptionSql("b", "$3", "$4")}::text AS "used"
 FROM budgets b
 WHERE b."workspaceId" = $1
   AND b."action" = 'block'
@@ -178,7 +126,7 @@ async function blockingBudgets(
     // sees every reservation committed before the lock was granted.
     await db.query(`SELECT 1 FROM budgets WHERE "id" = ANY($1::text[]) ORDER BY "id" FOR UPDATE`, [lockIds]);
   }
-  const params = [input.workspaceId, input.agentId ?? null, bucketFor("day", now), bucketFor("month", now)];
+  const params = [input.workspaceId, input.agentId ?? null, periodStart("day", now), periodStart("month", now)];
   const { rows } = await db.query<BlockingRow>(BLOCKING_SQL(lockIds !== undefined), [
     ...params,
     [...input.meters],
@@ -242,7 +190,12 @@ export async function reserveUsage(
       : BigInt(row.used) >= BigInt(row.limit);
     if (over) return toExceeded(row);
   }
-  await recordUsages(client, { workspaceId: input.workspaceId, agentId: input.agentId, usages: input.reserve });
+  await recordUsages(client, {
+    workspaceId: input.workspaceId,
+    agentId: input.agentId,
+    usages: input.reserve,
+    now: input.now,
+  });
   return null;
 }
 

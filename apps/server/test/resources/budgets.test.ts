@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { budgetExceededError, checkBudgets, recordUsage, recordUsages } from "../../src/budgets/usage.js";
 import { newId } from "../../src/ids.js";
 import type { Tenant } from "../support/factories.js";
@@ -171,7 +171,7 @@ describe("recordUsage and checkBudgets", () => {
     return res.body;
   }
 
-  it("counts per workspace and per agent in the total, month and day buckets", async () => {
+  it("counts per workspace and per agent in the total and the month's and day's counts of one row", async () => {
     const tenant = await t.newTenant();
     const pool = t.platform.ctx.db.pool;
     const now = new Date("2026-03-31T23:59:59.000Z");
@@ -179,24 +179,21 @@ describe("recordUsage and checkBudgets", () => {
     await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId: null, meter: "tokens", amount: 3, now });
     await recordUsage(pool, { workspaceId: tenant.workspaceId, agentId: "agent_x", meter: "tokens", amount: 0, now });
     const { rows } = await pool.query(
-      `SELECT "agentId", "bucket", sum("tokens")::int AS used FROM usage_counters WHERE "workspaceId" = $1
-       GROUP BY "agentId", "bucket" ORDER BY "agentId", "bucket"`,
+      `SELECT "agentId", "month"::text, "day"::text, sum("tokens_total")::int AS total,
+         sum("tokens_month")::int AS month_count, sum("tokens_day")::int AS day_count
+       FROM usage_counters WHERE "workspaceId" = $1 GROUP BY 1, 2, 3 ORDER BY 1`,
       [tenant.workspaceId],
     );
     expect(rows).toEqual([
-      { agentId: "", bucket: "2026-03", used: 10 },
-      { agentId: "", bucket: "2026-03-31", used: 10 },
-      { agentId: "", bucket: "total", used: 10 },
-      { agentId: "agent_x", bucket: "2026-03", used: 7 },
-      { agentId: "agent_x", bucket: "2026-03-31", used: 7 },
-      { agentId: "agent_x", bucket: "total", used: 7 },
+      { agentId: "", month: "2026-03-01", day: "2026-03-31", total: 10, month_count: 10, day_count: 10 },
+      { agentId: "agent_x", month: "2026-03-01", day: "2026-03-31", total: 7, month_count: 7, day_count: 7 },
     ]);
     await expect(recordUsage(pool, { workspaceId: tenant.workspaceId, meter: "tokens", amount: 1.5 })).rejects.toThrow(
       /must be an integer/,
     );
   });
 
-  it("keeps a call's meters in one row per owner and bucket, and settles them below the estimate", async () => {
+  it("keeps a call's meters in one row per owner, and settles them below the estimate", async () => {
     const tenant = await t.newTenant();
     const pool = t.platform.ctx.db.pool;
     const agentId = await newAgent(tenant);
@@ -208,7 +205,7 @@ describe("recordUsage and checkBudgets", () => {
     ] as const;
     await recordUsages(pool, { workspaceId: ws, agentId, usages: call });
     const rows = await pool.query(`SELECT count(*)::int AS n FROM usage_counters WHERE "workspaceId" = $1`, [ws]);
-    expect(rows.rows[0].n).toBe(6);
+    expect(rows.rows[0].n).toBe(2);
     await recordUsages(pool, {
       workspaceId: ws,
       agentId,
@@ -264,14 +261,14 @@ describe("recordUsage and checkBudgets", () => {
       ),
     );
     const { rows } = await pool.query(
-      `SELECT "agentId", sum("model_calls")::int AS calls, sum("tokens")::int AS tokens FROM usage_counters
-       WHERE "workspaceId" = $1 AND "bucket" = 'total' GROUP BY "agentId" ORDER BY "agentId"`,
+      `SELECT "agentId", sum("model_calls_total")::int AS calls, sum("tokens_total")::int AS tokens,
+         count(*)::int <= 8 AS sharded FROM usage_counters WHERE "workspaceId" = $1 GROUP BY "agentId" ORDER BY "agentId"`,
       [tenant.workspaceId],
     );
     expect(rows).toEqual([
-      { agentId: "", calls: 40, tokens: 60 },
-      { agentId: "agent_a", calls: 20, tokens: 60 },
-      { agentId: "agent_b", calls: 10, tokens: 0 },
+      { agentId: "", calls: 40, tokens: 60, sharded: true },
+      { agentId: "agent_a", calls: 20, tokens: 60, sharded: true },
+      { agentId: "agent_b", calls: 10, tokens: 0, sharded: true },
     ]);
   });
 
@@ -320,7 +317,7 @@ describe("recordUsage and checkBudgets", () => {
     });
   });
 
-  it("reads the bucket of the budget's period: yesterday's usage does not count against a daily budget", async () => {
+  it("reads the budget's period: yesterday's usage does not count against a daily budget", async () => {
     const tenant = await t.newTenant();
     const pool = t.platform.ctx.db.pool;
     const ws = tenant.workspaceId;
@@ -344,5 +341,66 @@ describe("recordUsage and checkBudgets", () => {
       limit: 10,
       used: 10,
     });
+  });
+
+  // One shard: every write meets the same row, so each branch (add, start afresh, leave alone) is taken in turn.
+  // Random shards: a period's consumption is summed over rows last written in different periods.
+  it.each(["one shard", "random shards"])("rolls the day and the month over (%s)", async (sharding) => {
+    if (sharding === "one shard") vi.spyOn(Math, "random").mockReturnValue(0);
+    try {
+      const tenant = await t.newTenant();
+      const pool = t.platform.ctx.db.pool;
+      const ws = tenant.workspaceId;
+      // Limits of 1: checkBudgets then reports any consumption, with its amount.
+      await budget(tenant, { scope: "workspace", meter: "model_calls", limit: 1, period: "day", action: "block" });
+      await budget(tenant, { scope: "workspace", meter: "tokens", limit: 1, period: "month", action: "block" });
+      await budget(tenant, { scope: "workspace", meter: "sessions", limit: 1, period: "total", action: "block" });
+      const record = (now: string, calls: number, tokens: number, sessions = 0) =>
+        recordUsages(pool, {
+          workspaceId: ws,
+          usages: [
+            { meter: "model_calls", amount: calls },
+            { meter: "tokens", amount: tokens },
+            { meter: "sessions", amount: sessions },
+          ],
+          now: new Date(now),
+        });
+      const used = async (now: string) => {
+        const at = new Date(now);
+        const of = async (meter: "model_calls" | "tokens" | "sessions") =>
+          (await checkBudgets(pool, { workspaceId: ws, meters: [meter], now: at }))?.used ?? 0;
+        return { dayCalls: await of("model_calls"), monthTokens: await of("tokens"), sessions: await of("sessions") };
+      };
+
+      await record("2026-06-29T10:00:00.000Z", 2, 10, 1);
+      expect(await used("2026-06-29T12:00:00.000Z")).toEqual({ dayCalls: 2, monthTokens: 10, sessions: 1 });
+      // The next day: the day counts only its own, the month both.
+      await record("2026-06-30T10:00:00.000Z", 1, 5);
+      expect(await used("2026-06-30T12:00:00.000Z")).toEqual({ dayCalls: 1, monthTokens: 15, sessions: 1 });
+      // A late write dated the day before: not today's, but this month's and the total's.
+      await record("2026-06-29T23:00:00.000Z", 4, 20, 1);
+      expect(await used("2026-06-30T12:00:00.000Z")).toEqual({ dayCalls: 1, monthTokens: 35, sessions: 2 });
+      // A new month.
+      await record("2026-07-01T00:00:01.000Z", 1, 7);
+      expect(await used("2026-07-01T12:00:00.000Z")).toEqual({ dayCalls: 1, monthTokens: 7, sessions: 2 });
+      // A late write dated last month counts in the total only; a settlement below the estimate in its period.
+      await record("2026-06-30T23:59:59.000Z", 10, 100, 1);
+      await record("2026-07-01T00:00:02.000Z", 0, -3);
+      expect(await used("2026-07-01T12:00:00.000Z")).toEqual({ dayCalls: 1, monthTokens: 4, sessions: 3 });
+      if (sharding === "one shard") {
+        // Past periods are not kept: the counters hold the current ones only.
+        expect(await used("2026-06-30T12:00:00.000Z")).toEqual({ dayCalls: 0, monthTokens: 0, sessions: 3 });
+        const { rows } = await pool.query(
+          `SELECT "month"::text, "day"::text, "tokens_total"::int, "tokens_month"::int, "tokens_day"::int
+           FROM usage_counters WHERE "workspaceId" = $1`,
+          [ws],
+        );
+        expect(rows).toEqual([
+          { month: "2026-07-01", day: "2026-07-01", tokens_total: 139, tokens_month: 4, tokens_day: 4 },
+        ]);
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });

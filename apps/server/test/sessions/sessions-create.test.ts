@@ -299,7 +299,8 @@ describe("budgets at creation", () => {
     const a = await createAgent(t, own);
     await addBudget(own, { scope: "workspace", meter: "tokens" });
     await t.platform.ctx.db.pool.query(
-      `INSERT INTO usage_counters ("workspaceId", "agentId", "bucket", "tokens") VALUES ($1, '', 'total', 5)`,
+      `INSERT INTO usage_counters ("workspaceId", "agentId", "month", "day", "tokens_total")
+       VALUES ($1, '', '2026-01-01', '2026-01-01', 5)`,
       [own.workspaceId],
     );
     const res = await postSession(t, own, { agent: a.id });
