@@ -11,6 +11,7 @@ import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { SecretBox } from "./crypto/secret-box.js";
 import { UrlSigner } from "./crypto/url-signer.js";
+import { createAppServer } from "./http/app-server.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { createOutbound } from "./lib/outbound/index.js";
@@ -112,7 +113,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     apiKeys.listen(listener);
     const app = createApp(ctx, telemetry, localTurns);
     server = await new Promise<Server>((ok, fail) => {
-      const s = app.listen(config.port, config.host, () => ok(s));
+      const s = createAppServer(app).listen(config.port, config.host, () => ok(s));
       s.once("error", fail);
     });
     const address = server.address();
