@@ -107,13 +107,20 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   // Ingestion (the HTTP API) starts a turn in this process's job runner when it runs one (`ROLE=all`).
   const localTurns = localTurnsLink();
   const shutdownGraceMs = integerSetting(config.env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000);
+  const keepAliveTimeoutMs = integerSetting(config.env, "HTTP_KEEP_ALIVE_TIMEOUT_MS", 65_000, 0, 3_600_000);
   let server: Server | undefined;
   let url: string | undefined;
   if (config.role !== "worker") {
     apiKeys.listen(listener);
     const app = createApp(ctx, telemetry, localTurns);
     server = await new Promise<Server>((ok, fail) => {
-      const s = createAppServer(app).listen(config.port, config.host, () => ok(s));
+      const s = createAppServer(app);
+      // A client that waits on a model between its requests (10–60 s) finds its connection open (Node closes an
+      // idle one after 5 s by default); above a load balancer's idle timeout (60 s at the common clouds), so the
+      // balancer closes first. The headers' timeout stays above it, as Node's documentation advises.
+      s.keepAliveTimeout = keepAliveTimeoutMs;
+      s.headersTimeout = Math.max(s.headersTimeout, keepAliveTimeoutMs + 1_000);
+      s.listen(config.port, config.host, () => ok(s));
       s.once("error", fail);
     });
     const address = server.address();
