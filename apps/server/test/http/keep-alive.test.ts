@@ -19,7 +19,8 @@ function keepAliveHeader(url: string): Promise<string | undefined> {
         res.resume();
         res.on("end", () => {
           agent.destroy();
-          resolve(res.headers["keep-alive"]);
+          const value = res.headers["keep-alive"];
+          resolve(Array.isArray(value) ? value.join(", ") : value);
         });
       })
       .on("error", reject);
