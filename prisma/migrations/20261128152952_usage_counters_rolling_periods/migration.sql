@@ -3,9 +3,10 @@
 -- the current periods (budgets read nothing else; usage history is served from the session logs).
 -- Carried over per (workspace, agent, shard), "current" being UTC at this transaction's start: the total from bucket
 -- 'total', the month's count from the current month's bucket, the day's from today's. Past months' and days' buckets
--- are dropped (their count is told by a NOTICE). A bucket that is no period, or a period after the current one (a
--- clock ahead), cannot be carried over: the migration then fails and names it. The script runs in one transaction,
--- and renaming the old table first locks it, so no write is lost in between.
+-- are dropped (their count is told by a NOTICE), and so are buckets of a period after the current one (written by a
+-- server whose clock ran ahead): their usage is in the total already, and a start must not fail on them. A bucket
+-- that is no period at all cannot be carried over: the migration then fails and names it. The script runs in one
+-- transaction, and renaming the old table first locks it, so no write is lost in between.
 
 ALTER TABLE "usage_counters" RENAME TO "usage_counters_by_bucket";
 ALTER TABLE "usage_counters_by_bucket" RENAME CONSTRAINT "usage_counters_pkey" TO "usage_counters_by_bucket_pkey";
@@ -26,11 +27,11 @@ BEGIN
   WHERE ("bucket" ~ '^[0-9]{4}-[0-9]{2}$' AND "bucket" > this_month)
      OR ("bucket" ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' AND "bucket" > today);
   IF found IS NOT NULL THEN
-    RAISE EXCEPTION 'usage_counters holds buckets after the current period (today is % UTC): %; apply this migration once they have begun',
+    RAISE NOTICE 'usage_counters: buckets after the current period (today is % UTC) dropped, their usage counted in the total only: %',
       today, found;
   END IF;
   SELECT count(*) INTO past FROM "usage_counters_by_bucket" WHERE "bucket" NOT IN ('total', this_month, today);
-  RAISE NOTICE 'usage_counters: % rows of past months and days dropped (history is in the session logs)', past;
+  RAISE NOTICE 'usage_counters: % rows of other months and days dropped (history is in the session logs)', past;
 END $$;
 
 -- CreateTable. The columns an update changes together are adjacent: an update's WAL record holds the bytes from the
