@@ -14,33 +14,34 @@ export function installFastJson(app: express.Express): void {
   const response = app.response as express.Response;
   const expressJson = response.json;
   const settings = ["json replacer", "json spaces", "json escape"] as const;
-  response.json = function json(this: express.Response, body?: unknown) {
+  response.json = function json(this: express.Response, ...args: unknown[]) {
+    const body = args[0];
     if (
-      arguments.length !== 1 ||
+      args.length !== 1 ||
       body === undefined ||
       this.getHeader("Content-Type") !== undefined ||
       this.req.headers["if-none-match"] !== undefined ||
       this.req.headers["if-modified-since"] !== undefined ||
       settings.some((name) => this.app.get(name) !== undefined)
     ) {
-      return expressJson.apply(this, arguments as unknown as [unknown]);
+      return expressJson.apply(this, args as [unknown]);
     }
-    // Express's stringify with no replacer, no spaces and no escaping is JSON.stringify.
-    const text = JSON.stringify(body);
-    this.setHeader("Content-Type", "application/json; charset=utf-8");
     const status = this.statusCode;
     if (status === 204 || status === 304) {
-      this.removeHeader("Content-Type");
+      // No body and no content headers.
       this.removeHeader("Transfer-Encoding");
       this.end();
       return this;
     }
+    this.setHeader("Content-Type", "application/json; charset=utf-8");
     if (status === 205) {
       this.setHeader("Content-Length", "0");
       this.removeHeader("Transfer-Encoding");
       this.end();
       return this;
     }
+    // Express's stringify with no replacer, no spaces and no escaping is JSON.stringify.
+    const text = JSON.stringify(body);
     this.setHeader("Content-Length", String(Buffer.byteLength(text, "utf8")));
     if (this.req.method === "HEAD") this.end();
     else this.end(text, "utf8");
