@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { RequestHandler, Response } from "express";
 import type { AppContext } from "../context.js";
 import { isDatabaseUnavailable } from "../lib/database-unavailable.js";
@@ -48,9 +48,7 @@ export function idempotency(ctx: AppContext): RequestHandler {
     }
     const workspaceId = req.auth.workspaceId;
     const path = req.originalUrl.split("?")[0]!;
-    const bodyHash = createHash("sha256")
-      .update(JSON.stringify(req.body ?? null))
-      .digest("hex");
+    const bodyHash = hash("sha256", JSON.stringify(req.body ?? null), "hex");
     (async () => {
       const inserted = await pool.query(
         `INSERT INTO idempotency_records ("workspaceId", "key", "method", "path", "bodyHash", "status", "body")
