@@ -49,6 +49,14 @@ export function snapshotOfRow(row: { agentId: string; version: number; config: u
   );
 }
 
+/** A version read as JSON text alongside its head: the text is parsed only when the snapshot is not cached yet. */
+export function snapshotOfText(agentId: string, version: number, config: string, publishedAt: Date): AgentSnapshot {
+  return (
+    snapshots.get(keyOf(agentId, version)) ??
+    rememberSnapshot({ agentId, version, config: JSON.parse(config) as AgentConfig, publishedAt })
+  );
+}
+
 /**
  * The snapshots of the given versions, from the cache or in one query for the missing ones. Callers scope the agent
  * ids to a project before asking. Versions that do not exist are absent from the result.
@@ -78,5 +86,3 @@ export async function loadSnapshot(
 ): Promise<AgentSnapshot | undefined> {
   return (await loadSnapshots(prisma, [{ agentId, version }])).get(keyOf(agentId, version));
 }
-
-export { keyOf as snapshotKey };
