@@ -7,7 +7,13 @@ import { type HeadAtVersion, type Queryable, readAgent, readAgentPage, readVersi
 import { type AgentHead, agentNotFound } from "./agent-store.js";
 import { storedHeaderKeys } from "./mcp-credentials.js";
 import { toAgent } from "./serialize.js";
-import { type AgentSnapshot, loadSnapshot, snapshotOfText, type VersionReader } from "./version-snapshots.js";
+import {
+  type AgentSnapshot,
+  loadSnapshot,
+  readableConfig,
+  snapshotOfText,
+  type VersionReader,
+} from "./version-snapshots.js";
 
 export function versionNotFound(agentId: string, version: number): AppError {
   return new AppError("agent.version_not_found", `Agent ${agentId} has no version ${version}`);
@@ -29,12 +35,12 @@ export async function agentRecord(prisma: Database, head: AgentHead, version = h
   return toAgent(head, snapshot, keys);
 }
 
-/** A head with the version read with it. */
+/** A head with its version as reads send it: shaped by the contract, so that the routes skip response validation. */
 function recordOf(row: HeadAtVersion): Agent {
   if (row.version === null || row.config === null || row.publishedAt === null)
     throw new Error(`Agent ${row.id}: no version was read with the head`);
   const snapshot = snapshotOfText(row.id, row.version, row.config, row.publishedAt);
-  return toAgent(row, snapshot, new Map(Object.entries(row.headerKeys ?? {})));
+  return toAgent(row, snapshot, new Map(Object.entries(row.headerKeys ?? {})), readableConfig(snapshot));
 }
 
 /** The agent at its current version or at `version`: head, version and stored header names in one statement. */

@@ -1,4 +1,4 @@
-import type { AgentConfig } from "@agent-platform/contract";
+import { type AgentConfig, AgentConfigSchema } from "@agent-platform/contract";
 import type { Database } from "@agent-platform/db";
 import { LruCache } from "../lib/lru-cache.js";
 
@@ -55,6 +55,20 @@ export function snapshotOfText(agentId: string, version: number, config: string,
     snapshots.get(keyOf(agentId, version)) ??
     rememberSnapshot({ agentId, version, config: JSON.parse(config) as AgentConfig, publishedAt })
   );
+}
+
+// What ts-rest's response validation made of a stored configuration (fields and nested keys in the contract's order,
+// undeclared keys dropped), computed once per cached snapshot so that reads can skip it.
+const readable = new WeakMap<AgentSnapshot, AgentConfig>();
+
+/** The snapshot's configuration as the contract shapes it (frozen, shared). */
+export function readableConfig(snapshot: AgentSnapshot): AgentConfig {
+  let config = readable.get(snapshot);
+  if (config === undefined) {
+    config = deepFreeze(AgentConfigSchema.parse(snapshot.config));
+    readable.set(snapshot, config);
+  }
+  return config;
 }
 
 /**
