@@ -81,15 +81,24 @@ export function createApp(
     ...options,
     responseValidation: false,
   });
-  // Agent creation is built from the configuration the contract just validated on input (test/agents/
-  // agents-contract.test.ts checks what it sends); the agent's other routes keep the re-validation.
-  const { create: createAgentRoute, ...otherAgentRoutes } = agentRoutes(ctx);
-  const { create: createAgentContract, ...otherAgentContract } = contract.agents;
-  createExpressEndpoints({ create: createAgentContract }, { create: createAgentRoute }, app, {
-    ...options,
-    responseValidation: false,
-  });
-  createExpressEndpoints(otherAgentContract, otherAgentRoutes, app, options);
+  // Agent creation is built from the configuration the contract just validated on input, and reads (get, list, list
+  // versions) from each version's configuration as the contract shapes it (version-snapshots.ts, readableConfig):
+  // test/agents/agents-contract.test.ts checks what they send. The agent's writes keep the re-validation.
+  const { create, get, list, listVersions, ...writeRoutes } = agentRoutes(ctx);
+  const agentsContract = contract.agents;
+  createExpressEndpoints(
+    {
+      create: agentsContract.create,
+      get: agentsContract.get,
+      list: agentsContract.list,
+      listVersions: agentsContract.listVersions,
+    },
+    { create, get, list, listVersions },
+    app,
+    { ...options, responseValidation: false },
+  );
+  const { create: _c, get: _g, list: _l, listVersions: _v, ...writeContract } = agentsContract;
+  createExpressEndpoints(writeContract, writeRoutes, app, options);
   const platform = platformRoutes(ctx);
   createExpressEndpoints(contract.platform, platform.platform, app, options);
   createExpressEndpoints(contract.projects, platform.projects, app, options);

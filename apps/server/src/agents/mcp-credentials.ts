@@ -94,26 +94,13 @@ export async function copyCredentials(
   return new Map(rows.map((r) => [r.serverName, r.headerKeys]));
 }
 
+/** Header names stored for the agent's servers, by server. */
 export async function storedHeaderKeys(db: Tx | Database, agentId: string): Promise<Map<string, string[]>> {
-  return (await headerKeysByAgent(db, [agentId])).get(agentId) ?? new Map();
-}
-
-/** Header names stored for each agent's servers, in one query. */
-export async function headerKeysByAgent(
-  db: Tx | Database,
-  agentIds: string[],
-): Promise<Map<string, Map<string, string[]>>> {
   const rows = await db.agentMcpCredential.findMany({
-    where: { agentId: { in: agentIds } },
-    select: { agentId: true, serverName: true, headerKeys: true },
+    where: { agentId },
+    select: { serverName: true, headerKeys: true },
   });
-  const byAgent = new Map<string, Map<string, string[]>>();
-  for (const row of rows) {
-    const servers = byAgent.get(row.agentId) ?? new Map<string, string[]>();
-    servers.set(row.serverName, row.headerKeys);
-    byAgent.set(row.agentId, servers);
-  }
-  return byAgent;
+  return new Map(rows.map((row) => [row.serverName, row.headerKeys]));
 }
 
 /** Rotation merges by name; header names are case-insensitive, so `x-api-key` replaces `X-Api-Key`. */

@@ -1,28 +1,19 @@
 import type { Agent, CursorPage, ListAgentsQuery } from "@agent-platform/contract";
-import type { Database, Prisma } from "@agent-platform/db";
+import type { Database } from "@agent-platform/db";
 import { AppError } from "../http/app-error.js";
-import { archivedWhere, nameContains } from "../http/list-filters.js";
+import { escapeLike } from "../http/list-filters.js";
 import { decodeCursor, pageOf } from "../http/pagination.js";
-import { type AgentHead, requireHead } from "./agent-store.js";
-import { headerKeysByAgent, storedHeaderKeys } from "./mcp-credentials.js";
+import { type HeadAtVersion, type Queryable, readAgent, readAgentPage, readVersionPage } from "./agent-read-store.js";
+import { type AgentHead, agentNotFound } from "./agent-store.js";
+import { storedHeaderKeys } from "./mcp-credentials.js";
 import { toAgent } from "./serialize.js";
 import {
   type AgentSnapshot,
   loadSnapshot,
-  loadSnapshots,
-  snapshotKey,
-  snapshotOfRow,
+  readableConfig,
+  snapshotOfText,
   type VersionReader,
 } from "./version-snapshots.js";
-
-const HEAD_FIELDS = {
-  id: true,
-  projectId: true,
-  currentVersion: true,
-  createdAt: true,
-  updatedAt: true,
-  archivedAt: true,
-} as const;
 
 export function versionNotFound(agentId: string, version: number): AppError {
   return new AppError("agent.version_not_found", `Agent ${agentId} has no version ${version}`);
@@ -44,68 +35,48 @@ export async function agentRecord(prisma: Database, head: AgentHead, version = h
   return toAgent(head, snapshot, keys);
 }
 
-export async function getAgent(prisma: Database, projectId: string, agentId: string, version?: number) {
-  return agentRecord(prisma, await requireHead(prisma, projectId, agentId), version);
+/** A head with its version as reads send it: shaped by the contract, so that the routes skip response validation. */
+function recordOf(row: HeadAtVersion): Agent {
+  if (row.version === null || row.config === null || row.publishedAt === null)
+    throw new Error(`Agent ${row.id}: no version was read with the head`);
+  const snapshot = snapshotOfText(row.id, row.version, row.config, row.publishedAt);
+  return toAgent(row, snapshot, new Map(Object.entries(row.headerKeys ?? {})), readableConfig(snapshot));
+}
+
+/** The agent at its current version or at `version`: head, version and stored header names in one statement. */
+export async function getAgent(pool: Queryable, projectId: string, agentId: string, version?: number): Promise<Agent> {
+  const row = await readAgent(pool, projectId, agentId, version);
+  if (!row) throw agentNotFound(agentId);
+  if (row.version === null) throw versionNotFound(agentId, version ?? row.currentVersion);
+  return recordOf(row);
 }
 
 export async function listAgents(
-  prisma: Database,
+  pool: Queryable,
   projectId: string,
   query: ListAgentsQuery,
 ): Promise<CursorPage<Agent>> {
   const filters = { status: query.status, name: query.name };
-  const after = decodeCursor(query.cursor, filters);
-  const where: Prisma.AgentWhereInput = {
+  const before = decodeCursor(query.cursor, filters);
+  const rows = await readAgentPage(
+    pool,
     projectId,
-    ...archivedWhere(query.status),
-    ...nameContains(query.name),
-    ...(after ? { id: { lt: after } } : {}),
-  };
-  const heads = await prisma.agent.findMany({
-    where,
-    orderBy: { id: "desc" },
-    take: query.limit + 1,
-    select: HEAD_FIELDS,
-  });
-  const page = heads.slice(0, query.limit);
-  const [snapshots, keys] = await Promise.all([
-    loadSnapshots(
-      prisma,
-      page.map((h) => ({ agentId: h.id, version: h.currentVersion })),
-    ),
-    headerKeysByAgent(
-      prisma,
-      page.map((h) => h.id),
-    ),
-  ]);
-  return pageOf(
-    heads,
-    query.limit,
-    filters,
-    (h) => h.id,
-    (h) => toAgent(h, snapshots.get(snapshotKey(h.id, h.currentVersion))!, keys.get(h.id) ?? new Map()),
+    { status: query.status, namePattern: query.name ? `%${escapeLike(query.name)}%` : undefined, before },
+    query.limit + 1,
   );
+  return pageOf(rows, query.limit, filters, (row) => row.id, recordOf);
 }
 
 export async function listAgentVersions(
-  prisma: Database,
+  pool: Queryable,
   projectId: string,
   agentId: string,
   query: { limit: number; cursor?: string },
 ): Promise<CursorPage<Agent>> {
-  const head = await requireHead(prisma, projectId, agentId);
-  const after = decodeCursor<number>(query.cursor, {});
-  const rows = await prisma.agentVersion.findMany({
-    where: { agentId, ...(after !== undefined ? { version: { lt: after } } : {}) },
-    orderBy: { version: "desc" },
-    take: query.limit + 1,
-  });
-  const keys = await storedHeaderKeys(prisma, agentId);
-  return pageOf(
-    rows,
-    query.limit,
-    {},
-    (r) => r.version,
-    (r) => toAgent(head, snapshotOfRow(r), keys),
-  );
+  const before = decodeCursor<number>(query.cursor, {});
+  const rows = await readVersionPage(pool, projectId, agentId, before, query.limit + 1);
+  if (rows.length === 0) throw agentNotFound(agentId);
+  // The agent is there but has no version left below the cursor: its one row carries none.
+  const versions = rows[0]!.version === null ? [] : rows;
+  return pageOf(versions, query.limit, {}, (row) => row.version!, recordOf);
 }

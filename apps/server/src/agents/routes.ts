@@ -28,6 +28,7 @@ function agentScope(req: { auth?: AuthContext }, projectId: string, agentId?: st
 
 export function agentRoutes(ctx: AppContext) {
   const prisma = ctx.db.prisma;
+  const pool = ctx.db.pool;
   return s.router(agentsContract, {
     create: async ({ req, params, body }) => ({
       status: 201,
@@ -35,11 +36,11 @@ export function agentRoutes(ctx: AppContext) {
     }),
     list: async ({ req, params, query }) => ({
       status: 200,
-      body: await listAgents(prisma, agentScope(req, params.projectId).projectId, query),
+      body: await listAgents(pool, agentScope(req, params.projectId).projectId, query),
     }),
     get: async ({ req, params, query }) => ({
       status: 200,
-      body: await getAgent(prisma, agentScope(req, params.projectId, params.id).projectId, params.id, query.version),
+      body: await getAgent(pool, agentScope(req, params.projectId, params.id).projectId, params.id, query.version),
     }),
     update: async ({ req, params, body }) => ({
       status: 200,
@@ -75,7 +76,7 @@ export function agentRoutes(ctx: AppContext) {
     }),
     listVersions: async ({ req, params, query }) => ({
       status: 200,
-      body: await listAgentVersions(prisma, agentScope(req, params.projectId, params.id).projectId, params.id, query),
+      body: await listAgentVersions(pool, agentScope(req, params.projectId, params.id).projectId, params.id, query),
     }),
   });
 }

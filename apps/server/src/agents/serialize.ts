@@ -17,14 +17,22 @@ export function withStoredHeaderKeys(config: AgentConfig, headerKeys: ReadonlyMa
   };
 }
 
-/** The agent record at one version. `updatedAt` is the last write for the current version, else the publish time. */
-export function toAgent(head: AgentHead, snapshot: AgentSnapshot, headerKeys: ReadonlyMap<string, string[]>): Agent {
+/**
+ * The agent record at one version. `updatedAt` is the last write for the current version, else the publish time.
+ * `config`: the snapshot's, or its `readableConfig` for a route that skips response validation.
+ */
+export function toAgent(
+  head: AgentHead,
+  snapshot: AgentSnapshot,
+  headerKeys: ReadonlyMap<string, string[]>,
+  config: AgentConfig = snapshot.config,
+): Agent {
   const isCurrent = snapshot.version === head.currentVersion;
   return {
     id: head.id,
     projectId: head.projectId,
     version: snapshot.version,
-    ...withStoredHeaderKeys(snapshot.config, headerKeys),
+    ...withStoredHeaderKeys(config, headerKeys),
     createdAt: head.createdAt.toISOString(),
     updatedAt: (isCurrent ? head.updatedAt : snapshot.publishedAt).toISOString(),
     archivedAt: head.archivedAt?.toISOString() ?? null,

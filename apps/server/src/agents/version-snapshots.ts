@@ -1,4 +1,4 @@
-import type { AgentConfig } from "@agent-platform/contract";
+import { type AgentConfig, AgentConfigSchema } from "@agent-platform/contract";
 import type { Database } from "@agent-platform/db";
 import { LruCache } from "../lib/lru-cache.js";
 
@@ -49,6 +49,28 @@ export function snapshotOfRow(row: { agentId: string; version: number; config: u
   );
 }
 
+/** A version read as JSON text alongside its head: the text is parsed only when the snapshot is not cached yet. */
+export function snapshotOfText(agentId: string, version: number, config: string, publishedAt: Date): AgentSnapshot {
+  return (
+    snapshots.get(keyOf(agentId, version)) ??
+    rememberSnapshot({ agentId, version, config: JSON.parse(config) as AgentConfig, publishedAt })
+  );
+}
+
+// What ts-rest's response validation made of a stored configuration (fields and nested keys in the contract's order,
+// undeclared keys dropped), computed once per cached snapshot so that reads can skip it.
+const readable = new WeakMap<AgentSnapshot, AgentConfig>();
+
+/** The snapshot's configuration as the contract shapes it (frozen, shared). */
+export function readableConfig(snapshot: AgentSnapshot): AgentConfig {
+  let config = readable.get(snapshot);
+  if (config === undefined) {
+    config = deepFreeze(AgentConfigSchema.parse(snapshot.config));
+    readable.set(snapshot, config);
+  }
+  return config;
+}
+
 /**
  * The snapshots of the given versions, from the cache or in one query for the missing ones. Callers scope the agent
  * ids to a project before asking. Versions that do not exist are absent from the result.
@@ -78,5 +100,3 @@ export async function loadSnapshot(
 ): Promise<AgentSnapshot | undefined> {
   return (await loadSnapshots(prisma, [{ agentId, version }])).get(keyOf(agentId, version));
 }
-
-export { keyOf as snapshotKey };
