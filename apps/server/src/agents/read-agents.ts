@@ -2,7 +2,7 @@ import type { Agent, CursorPage, ListAgentsQuery } from "@agent-platform/contrac
 import type { Database } from "@agent-platform/db";
 import { AppError } from "../http/app-error.js";
 import { escapeLike } from "../http/list-filters.js";
-import { decodeCursor, pageOf } from "../http/pagination.js";
+import { decodeCursor, decodeNumberCursor, pageOf } from "../http/pagination.js";
 import { type HeadAtVersion, type Queryable, readAgent, readAgentPage, readVersionPage } from "./agent-read-store.js";
 import { type AgentHead, agentNotFound } from "./agent-store.js";
 import { storedHeaderKeys } from "./mcp-credentials.js";
@@ -73,7 +73,7 @@ export async function listAgentVersions(
   agentId: string,
   query: { limit: number; cursor?: string },
 ): Promise<CursorPage<Agent>> {
-  const before = decodeCursor<number>(query.cursor, {});
+  const before = decodeNumberCursor(query.cursor, {});
   const rows = await readVersionPage(pool, projectId, agentId, before, query.limit + 1);
   if (rows.length === 0) throw agentNotFound(agentId);
   // The agent is there but has no version left below the cursor: its one row carries none.

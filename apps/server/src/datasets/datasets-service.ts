@@ -1,7 +1,7 @@
 import type { Dataset, DatasetCaseInput } from "@agent-platform/contract";
 import type { Database } from "@agent-platform/db";
 import { notFound } from "../http/app-error.js";
-import { decodeCursor, pageOf } from "../http/pagination.js";
+import { decodeCursor, decodeNumberCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { caseRows } from "./append-cases.js";
 import { toDataset, toDatasetCase } from "./serialize.js";
@@ -59,7 +59,7 @@ export async function listDatasetCases(
   query: { limit: number; cursor?: string },
 ) {
   const filters = { datasetId };
-  const after = decodeCursor<number>(query.cursor, filters);
+  const after = decodeNumberCursor(query.cursor, filters);
   await datasetOf(prisma, projectId, datasetId);
   const rows = await prisma.datasetCase.findMany({
     where: { datasetId, ...(after !== undefined ? { position: { gt: after } } : {}) },

@@ -1,7 +1,7 @@
 import type { CursorPage, Experiment, ExperimentResult } from "@agent-platform/contract";
 import type pg from "pg";
 import { notFound } from "../http/app-error.js";
-import { decodeCursor, pageOf } from "../http/pagination.js";
+import { decodeCursor, decodeNumberCursor, pageOf } from "../http/pagination.js";
 import {
   CASE_COLUMNS,
   type CaseRow,
@@ -50,7 +50,7 @@ export async function listResults(
   query: { limit: number; cursor?: string },
 ): Promise<CursorPage<ExperimentResult>> {
   const filters = { experiment: id };
-  const after = decodeCursor<number>(query.cursor, filters);
+  const after = decodeNumberCursor(query.cursor, filters);
   const { rows } = await db.query<{ found: boolean; row: CaseRow | null }>(
     `SELECT true AS "found", to_jsonb(c) AS "row"
      FROM experiments e

@@ -39,6 +39,16 @@ export function decodeCursor<K extends CursorKey = string>(
   return payload.k as K;
 }
 
+/**
+ * `decodeCursor` for lists ordered by an integer (a version, a position): a cursor whose key is anything else is a 400
+ * like any other forged cursor, never a number-typed SQL parameter given text (the filter hash is not a secret).
+ */
+export function decodeNumberCursor(cursor: string | undefined, filters: Record<string, unknown>): number | undefined {
+  const key = decodeCursor<CursorKey>(cursor, filters);
+  if (key !== undefined && !Number.isSafeInteger(key)) throw badCursor("The cursor is not one this API issued");
+  return key as number | undefined;
+}
+
 function badCursor(message: string): AppError {
   return new AppError("request.invalid", message, { issues: [{ path: "query.cursor", message }] });
 }

@@ -2,7 +2,7 @@ import type { CreateServerlessTool, ServerlessTool } from "@agent-platform/contr
 import { type Database, Prisma, type ServerlessTool as ServerlessToolRow } from "@agent-platform/db";
 import { AppError, notFound } from "../http/app-error.js";
 import { type ArchivedStatus, archivedWhere } from "../http/list-filters.js";
-import { decodeCursor, pageOf } from "../http/pagination.js";
+import { decodeCursor, decodeNumberCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { toServerlessTool, toServerlessToolVersion } from "./serialize.js";
 import { resolveToolVault } from "./tool-version-fields.js";
@@ -100,7 +100,7 @@ export async function listServerlessToolVersions(
   query: { limit: number; cursor?: string },
 ) {
   const filters = { toolId: id };
-  const after = decodeCursor<number>(query.cursor, filters);
+  const after = decodeNumberCursor(query.cursor, filters);
   await toolOf(prisma, projectId, id);
   const rows = await prisma.serverlessToolVersion.findMany({
     where: { toolId: id, ...(after !== undefined ? { version: { lt: after } } : {}) },

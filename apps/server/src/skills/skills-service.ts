@@ -12,7 +12,7 @@ import type { Database, Prisma, Skill as SkillRow } from "@agent-platform/db";
 import { AppError } from "../http/app-error.js";
 import type { AuthContext } from "../http/auth-context.js";
 import { archivedWhere, nameContains } from "../http/list-filters.js";
-import { decodeCursor, pageOf } from "../http/pagination.js";
+import { decodeCursor, decodeNumberCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { assertExpectedVersion, bumpUnderLock, type VersionLockRefusals } from "../lib/optimistic-lock.js";
 import { prepareSkillFiles, type StoredSkillFile, totalBytesOf } from "./files.js";
@@ -195,7 +195,7 @@ export async function listSkillVersions(
 ): Promise<CursorPage<SkillVersionSummary>> {
   await findSkill(prisma, auth, id);
   const filters = { skillId: id };
-  const after = decodeCursor<number>(cursor, filters);
+  const after = decodeNumberCursor(cursor, filters);
   if (after !== undefined && typeof after !== "number") {
     throw new AppError("request.invalid", "The cursor is not one this API issued", {
       issues: [{ path: "query.cursor", message: "The cursor is not one this API issued" }],

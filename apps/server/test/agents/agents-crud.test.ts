@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { type AgentsApi, agentsApi, createAgent, expectError, expectInvalid } from "./helpers.js";
@@ -86,6 +87,22 @@ describe("create and read", () => {
     const agent = await createAgent(api);
     expectError(await api.get(agent.id, 2), 404, "agent.version_not_found");
     expectError(await api.versions("agent_00000000000000000000000000"), 404, "agent.not_found");
+  });
+
+  it("answers a forged version cursor with 400, never a database error", async () => {
+    const agent = await createAgent(api);
+    // The cursor's filter hash is not a secret: anyone can build one with a key of the wrong type.
+    const filters = createHash("sha256").update("[]").digest("base64url").slice(0, 12);
+    for (const k of ["not-a-version", 1.5]) {
+      const cursor = Buffer.from(JSON.stringify({ k, f: filters })).toString("base64url");
+      expectInvalid(await api.versions(agent.id, `?cursor=${cursor}`), ["query.cursor"]);
+    }
+    const page = await api.versions(
+      agent.id,
+      `?cursor=${Buffer.from(JSON.stringify({ k: 2, f: filters })).toString("base64url")}`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((v: { version: number }) => v.version)).toEqual([1]);
   });
 });
 
