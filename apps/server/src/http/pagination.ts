@@ -19,13 +19,10 @@ function filterHash(filters: Record<string, unknown>): string {
 
 /**
  * Opaque cursors carry the sort key of the last item returned and a hash of the filters that produced them; reusing a
- * cursor with other filters is a 400.
+ * cursor with other filters is a 400. The filter hash is not a secret, so a cursor can be forged: its key is checked
+ * for the type the list sorts by, never handed to SQL as something else.
  */
-export function decodeCursor<K extends CursorKey = string>(
-  cursor: string | undefined,
-  filters: Record<string, unknown>,
-): K | undefined {
-  if (!cursor) return undefined;
+function decodeKey(cursor: string, filters: Record<string, unknown>): CursorKey {
   let payload: CursorPayload;
   try {
     payload = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as CursorPayload;
@@ -36,17 +33,23 @@ export function decodeCursor<K extends CursorKey = string>(
     throw badCursor("The cursor is not one this API issued");
   }
   if (payload.f !== filterHash(filters)) throw badCursor("The cursor was issued for other filters");
-  return payload.k as K;
+  return payload.k;
 }
 
-/**
- * `decodeCursor` for lists ordered by an integer (a version, a position): a cursor whose key is anything else is a 400
- * like any other forged cursor, never a number-typed SQL parameter given text (the filter hash is not a secret).
- */
+/** The key of a cursor for a list ordered by a text key (an id, a name). */
+export function decodeCursor(cursor: string | undefined, filters: Record<string, unknown>): string | undefined {
+  if (!cursor) return undefined;
+  const key = decodeKey(cursor, filters);
+  if (typeof key !== "string") throw badCursor("The cursor is not one this API issued");
+  return key;
+}
+
+/** The key of a cursor for a list ordered by an integer (a version, a position). */
 export function decodeNumberCursor(cursor: string | undefined, filters: Record<string, unknown>): number | undefined {
-  const key = decodeCursor<CursorKey>(cursor, filters);
-  if (key !== undefined && !Number.isSafeInteger(key)) throw badCursor("The cursor is not one this API issued");
-  return key as number | undefined;
+  if (!cursor) return undefined;
+  const key = decodeKey(cursor, filters);
+  if (typeof key !== "number" || !Number.isSafeInteger(key)) throw badCursor("The cursor is not one this API issued");
+  return key;
 }
 
 function badCursor(message: string): AppError {

@@ -2,7 +2,7 @@ import { type CreateKnowledgeDocument, type KnowledgeDocument, LIMITS, utf8Bytes
 import type { Database, KnowledgeDocument as KnowledgeDocumentRow } from "@agent-platform/db";
 import type { AppContext } from "../context.js";
 import { AppError, notFound } from "../http/app-error.js";
-import { decodeCursor, pageOf } from "../http/pagination.js";
+import { decodeCursor, decodeNumberCursor, pageOf } from "../http/pagination.js";
 import { newId } from "../ids.js";
 import { enqueueJob } from "../jobs/index.js";
 import { inTransaction } from "../lib/transaction.js";
@@ -136,14 +136,14 @@ export async function listChunks(
   query: { limit: number; cursor?: string },
 ) {
   const filters = { documentId };
-  const after = decodeCursor(query.cursor, filters);
+  const after = decodeNumberCursor(query.cursor, filters);
   await documentOf(prisma, projectId, knowledgeBaseId, documentId);
   const rows = await prisma.knowledgeChunk.findMany({
-    where: { documentId, ...(after !== undefined ? { position: { gt: Number(after) } } : {}) },
+    where: { documentId, ...(after !== undefined ? { position: { gt: after } } : {}) },
     orderBy: { position: "asc" },
     take: query.limit + 1,
   });
-  return pageOf(rows, query.limit, filters, (r) => String(r.position), toChunk);
+  return pageOf(rows, query.limit, filters, (r) => r.position, toChunk);
 }
 
 export async function deleteDocument(ctx: AppContext, projectId: string, knowledgeBaseId: string, documentId: string) {

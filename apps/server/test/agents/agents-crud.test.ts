@@ -104,6 +104,14 @@ describe("create and read", () => {
     expect(page.status).toBe(200);
     expect(page.body.data.map((v: { version: number }) => v.version)).toEqual([1]);
   });
+
+  it("answers a list cursor whose key is a number with 400, as any forged cursor", async () => {
+    // The hash of the list's default filters: only the key's type is wrong.
+    const filters = createHash("sha256").update('[["status","active"]]').digest("base64url").slice(0, 12);
+    const cursor = (k: unknown) => Buffer.from(JSON.stringify({ k, f: filters })).toString("base64url");
+    expect((await api.list(`?cursor=${cursor("agent_zzzzzzzzzzzzzzzzzzzzzzzzzz")}`)).status).toBe(200);
+    expectInvalid(await api.list(`?cursor=${cursor(5)}`), ["query.cursor"]);
+  });
 });
 
 describe("schema limits", () => {

@@ -40,6 +40,28 @@ describe("knowledge documents become passages", () => {
     for (let i = 1; i < refunds.length; i++) expect(refunds[i]!.startOffset).toBeLessThan(refunds[i - 1]!.endOffset);
     expect(chunks.at(-1)).toMatchObject({ headingPath: ["Guide", "Shipping"], text: "Orders ship in two days." });
     for (const c of chunks) expect([...content].slice(c.startOffset, c.endOffset).join("")).toBe(c.text);
+
+    // The same passages a page at a time: the cursor carries the last position sent.
+    const paged: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await t.http
+        .get(
+          `${t.tenant.base}/knowledge-bases/${kb.id}/documents/${doc.id}/chunks?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+        )
+        .set(t.tenant.auth);
+      expect(page.status).toBe(200);
+      paged.push(...(page.body.data as { position: number }[]).map((c) => c.position));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(chunks.map((c) => c.position));
+    const forged = Buffer.from(JSON.stringify({ k: "1 OR 1", f: "x" })).toString("base64url");
+    expectInvalid(
+      await t.http
+        .get(`${t.tenant.base}/knowledge-bases/${kb.id}/documents/${doc.id}/chunks?cursor=${forged}`)
+        .set(t.tenant.auth),
+      ["query.cursor"],
+    );
   });
 
   it("stores HTML as the text it shows and PDF as the text of its pages", async () => {
