@@ -36,8 +36,21 @@ describe("migrations", () => {
       const { rows } = await client.query(
         `SELECT count(*)::int AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
       );
-      await client.end();
       expect(rows[0].n).toBe(all.length);
+      // A lookup by project and id (every tenant-scoped read) must not find an index that leads with "projectId" but
+      // holds "id" behind another column: a generic plan could take it and read every entry of the project, a cost that
+      // grows with the project (it did, for sessions: (projectId, agentId, id)).
+      const { rows: indexes } = await client.query<{ name: string; columns: string[] }>(
+        `SELECT i.indexrelid::regclass::text AS name,
+           array(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(attnum, n)
+                 JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.n)::text[] AS columns
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+         WHERE c.relnamespace = 'public'::regnamespace`,
+      );
+      expect(indexes.some((i) => i.columns.join() === "projectId,id")).toBe(true);
+      const traps = indexes.filter((i) => i.columns[0] === "projectId" && i.columns.indexOf("id") > 1);
+      expect(traps.map((i) => `${i.name} (${i.columns.join(", ")})`)).toEqual([]);
+      await client.end();
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await admin.end();
