@@ -45,13 +45,13 @@ describe("knowledge documents become passages", () => {
     const paged: number[] = [];
     let cursor: string | null = null;
     do {
-      const page = await t.http
+      const page: { status: number; body: { data: { position: number }[]; nextCursor: string | null } } = await t.http
         .get(
           `${t.tenant.base}/knowledge-bases/${kb.id}/documents/${doc.id}/chunks?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
         )
         .set(t.tenant.auth);
       expect(page.status).toBe(200);
-      paged.push(...(page.body.data as { position: number }[]).map((c) => c.position));
+      paged.push(...page.body.data.map((c) => c.position));
       cursor = page.body.nextCursor;
     } while (cursor);
     expect(paged).toEqual(chunks.map((c) => c.position));
