@@ -12,6 +12,8 @@ import type { AppContext } from "./context.js";
 import { SecretBox } from "./crypto/secret-box.js";
 import { UrlSigner } from "./crypto/url-signer.js";
 import { createAppServer } from "./http/app-server.js";
+import { drainNotices } from "./lib/after-commit.js";
+import { askRunnersToSweep } from "./jobs/index.js";
 import { integerSetting } from "./lib/env.js";
 import type { Stoppable } from "./lib/lifecycle.js";
 import { createOutbound } from "./lib/outbound/index.js";
@@ -24,7 +26,7 @@ import { observePool, startTelemetry } from "./lib/telemetry/telemetry.js";
 import { whenDatabaseAnswers } from "./lib/wait-for-database.js";
 import { createLogger } from "./logger.js";
 import { resolveSecretsKey } from "./secrets-key.js";
-import { localTurnsLink } from "./sessions/index.js";
+import { announceProcessStart, localTurnsLink } from "./sessions/index.js";
 
 /** `DATABASE_PREPARED_STATEMENTS`: `on` (default) or `off`. */
 function preparedStatementsOff(value: string | undefined): boolean {
@@ -132,6 +134,9 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   }
   let background: Stoppable | undefined;
   if (config.role !== "api") background = await startBackground(ctx, localTurns);
+  // The process this one replaces may have died between a commit and its notices: followers elsewhere re-read their
+  // heads, runners look at the whole queue.
+  await Promise.all([announceProcessStart(ctx), askRunnersToSweep(db.pool)]);
   timer.lap(config.role === "api" ? "http" : "http+worker");
   logger.info({ role: config.role, ms: timer.phases, totalMs: timer.totalMs() }, "platform started");
 
@@ -161,6 +166,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
         await background?.stop();
         // Flushes what is buffered while the pool is still open (the job gauges read it).
         await telemetry.shutdown();
+        await drainNotices(db.pool);
         await outbound.close();
         await listener.close();
         await db.close();

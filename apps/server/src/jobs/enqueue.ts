@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { activeTraceparent } from "../lib/telemetry/instruments.js";
 import type { JobType } from "./job-type.js";
-import { JOBS_CHANNEL, NOTIFY_PAYLOAD } from "./queue.js";
+import { NOTIFY_PAYLOAD, wakeRunners } from "./queue.js";
 
 type Queryable = Pick<pg.Pool, "query">;
 
@@ -20,8 +20,8 @@ interface EnqueueInput {
 }
 
 /**
- * Records job requests durably and wakes the runners, in one statement (the NOTIFY is delivered at commit when `db` is
- * a transaction's client). A new row is due at `runAt`, or now. An existing one is requested again: its `generation`
+ * Records job requests durably in one statement and wakes the runners once it is committed (at the commit of the
+ * transaction when `db` is the client of one, see `notifyAfterCommit`). A new row is due at `runAt`, or now. An existing one is requested again: its `generation`
  * moves (a run in progress runs once more when it ends) and its payload is replaced; a free row also takes the new
  * `runAt` when one is given, and otherwise keeps its due time (a pending retry keeps its backoff).
  */
@@ -56,24 +56,27 @@ async function upsert(db: Queryable, inputs: readonly EnqueueInput[], timed: boo
   const dueAt = timed
     ? `CASE WHEN jobs."leaseOwner" IS NULL THEN EXCLUDED."dueAt" ELSE jobs."dueAt" END`
     : `jobs."dueAt"`;
-  await db.query(
+  const { rows } = await db.query<{ notice: string }>(
     `WITH enqueued AS (
        INSERT INTO jobs ("kind", "key", "payload", "dueAt", "traceparent")
-       SELECT kind, key, payload, COALESCE(run_at, now()), $6::text
+       SELECT kind, key, payload, COALESCE(run_at, now()), $5::text
        FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[]) AS i(kind, key, payload, run_at)
        ON CONFLICT ("kind", "key") DO UPDATE SET "generation" = jobs."generation" + 1,
          "payload" = EXCLUDED."payload", "dueAt" = ${dueAt}, ${TRACEPARENT_UPDATE}
        RETURNING "kind", "key", "dueAt"
      )
-     SELECT count(pg_notify($5, ${NOTIFY_PAYLOAD})) FROM enqueued`,
+     SELECT ${NOTIFY_PAYLOAD} AS "notice" FROM enqueued`,
     [
       inputs.map((i) => i.kind),
       inputs.map((i) => i.key),
       inputs.map((i) => JSON.stringify(i.payload ?? {})),
       inputs.map((i) => i.runAt?.toISOString() ?? null),
-      JOBS_CHANNEL,
       activeTraceparent(),
     ],
+  );
+  await wakeRunners(
+    db,
+    rows.map((r) => r.notice),
   );
 }
 
@@ -83,18 +86,18 @@ const TRACEPARENT_UPDATE = `"traceparent" = COALESCE(EXCLUDED."traceparent", job
 /**
  * The request as CTEs to place in a larger statement (one round trip for a write and its job): `enqueued` upserts a
  * job of kind `kindSql` (a placeholder or a literal) for each key that `keysSql` selects (a sub-select of one column
- * named `key`), due now with an empty payload, requesting again one that exists; `woken` NOTIFYs the runners.
- * Reference `woken` so that it runs. `channelParam` is the placeholder bound to `JOBS_CHANNEL`, `traceparentParam` the
- * one bound to `activeTraceparent()` (the run continues the caller's trace).
+ * named `key`), due now with an empty payload, requesting again one that exists; `woken` selects the notices that wake
+ * the runners (column `notice`): the caller passes them to `wakeRunners` once the statement returns. `traceparentParam`
+ * is the placeholder bound to `activeTraceparent()` (the run continues the caller's trace).
  */
-export function enqueueCtes(kindSql: string, keysSql: string, channelParam: string, traceparentParam: string): string {
+export function enqueueCtes(kindSql: string, keysSql: string, traceparentParam: string): string {
   return `enqueued AS (
        INSERT INTO jobs ("kind", "key", "traceparent")
        SELECT ${kindSql}, k."key", ${traceparentParam}::text FROM (${keysSql}) AS k
        ON CONFLICT ("kind", "key") DO UPDATE SET "generation" = jobs."generation" + 1, ${TRACEPARENT_UPDATE}
        RETURNING "kind", "key", "dueAt"
      ), woken AS (
-       SELECT pg_notify(${channelParam}, ${NOTIFY_PAYLOAD}) FROM enqueued
+       SELECT ${NOTIFY_PAYLOAD} AS "notice" FROM enqueued
      )`;
 }
 
@@ -107,13 +110,12 @@ export async function cancelJob(db: Queryable, type: JobType<unknown>, key: stri
 /**
  * `enqueueCtes` for a caller that runs the job itself when it can (`JobRunner.reserve`): `keysSql` selects `key` and
  * `leased` (whether to take it); a job inserted with `leased` is written already leased to `tokenParam` for
- * `leaseMsParam` and not notified; a job that exists is requested again and notified, as by `enqueueCtes`. `enqueued`
+ * `leaseMsParam` and not notified; a job that exists is requested again and notified (`woken`), as by `enqueueCtes`. `enqueued`
  * returns `leased`, `generation` (text) and `traceparent` per key.
  */
 export function enqueueLeasedCtes(
   kindSql: string,
   keysSql: string,
-  channelParam: string,
   traceparentParam: string,
   tokenParam: string,
   leaseMsParam: string,
@@ -128,6 +130,6 @@ export function enqueueLeasedCtes(
        RETURNING "kind", "key", "dueAt", "generation"::text AS "generation", "traceparent",
          "leaseOwner" IS NOT DISTINCT FROM ${tokenParam}::text AS "leased"
      ), woken AS (
-       SELECT pg_notify(${channelParam}, ${NOTIFY_PAYLOAD}) FROM enqueued WHERE NOT enqueued."leased"
+       SELECT ${NOTIFY_PAYLOAD} AS "notice" FROM enqueued WHERE NOT enqueued."leased"
      )`;
 }

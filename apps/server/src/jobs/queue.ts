@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { notifyAfterCommit } from "../lib/after-commit.js";
 import { prepared } from "../lib/prepared.js";
 import type { JobLease } from "./types.js";
 
@@ -16,6 +17,28 @@ export const JOBS_CHANNEL = "jobs";
 
 /** SQL of a notification's payload for a row of `jobs` (columns `kind`, `key`, `dueAt` in scope). */
 export const NOTIFY_PAYLOAD = `"kind" || '|' || (EXTRACT(EPOCH FROM "dueAt") * 1000)::bigint || '|' || "key"`;
+
+/** The payload that asks every runner to look at the whole queue (see `askRunnersToSweep`). */
+export const SWEEP_PAYLOAD = "*";
+
+/**
+ * Asks every runner to look at the whole queue: sent by a process when it starts, since the process it replaces may
+ * have died between a commit and the notice that should have followed it (runners look on their own only every 30 s).
+ */
+export function askRunnersToSweep(pool: pg.Pool): Promise<void> {
+  return notifyAfterCommit(pool, [{ channel: JOBS_CHANNEL, payload: SWEEP_PAYLOAD }]);
+}
+
+/**
+ * Wakes the runners for the job rows whose notices (`NOTIFY_PAYLOAD`) a statement through `db` returned, once it is
+ * committed: the notices are sent after the commit, outside the writing transaction (see `notifyAfterCommit`).
+ */
+export function wakeRunners(db: Queryable, notices: readonly string[]): Promise<void> {
+  return notifyAfterCommit(
+    db,
+    notices.map((payload) => ({ channel: JOBS_CHANNEL, payload })),
+  );
+}
 
 export interface Claim extends JobLease {
   payload: unknown;
@@ -181,7 +204,7 @@ export async function releaseJob(
   options: { delayMs?: number; attemptsDelta?: number; lastError?: string | null; resetAttempts?: boolean } = {},
 ): Promise<void> {
   const delayMs = options.delayMs ?? 0;
-  await db.query(
+  const { rows } = await db.query<{ notice: string }>(
     `WITH released AS (
        UPDATE jobs SET "leaseOwner" = NULL, "dueAt" = now() + make_interval(secs => $4::float8 / 1000),
          "attempts" = CASE WHEN $7 THEN 0 ELSE GREATEST(0, "attempts" + $5) END,
@@ -189,7 +212,7 @@ export async function releaseJob(
        WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3
        RETURNING "kind", "key", "dueAt"
      )
-     SELECT pg_notify($8, ${NOTIFY_PAYLOAD}) FROM released WHERE $4::float8 <= 0`,
+     SELECT ${NOTIFY_PAYLOAD} AS "notice" FROM released WHERE $4::float8 <= 0`,
     [
       lease.kind,
       lease.key,
@@ -198,8 +221,11 @@ export async function releaseJob(
       options.attemptsDelta ?? 0,
       options.lastError ?? null,
       options.resetAttempts === true,
-      JOBS_CHANNEL,
     ],
+  );
+  await wakeRunners(
+    db,
+    rows.map((r) => r.notice),
   );
 }
 
@@ -238,15 +264,19 @@ export async function holdsLease(client: Queryable, lease: JobLease): Promise<bo
  * now, and the runners told, when a request arrived during the run (`generation` moved). False when the lease was lost.
  */
 export async function rescheduleJob(db: Queryable, claim: Claim, runAt: Date): Promise<boolean> {
-  const { rows } = await db.query<{ requested: boolean }>(
+  const { rows } = await db.query<{ requested: boolean; notice: string | null }>(
     `WITH released AS (
        UPDATE jobs SET "leaseOwner" = NULL, "attempts" = 0, "lastError" = NULL,
          "dueAt" = CASE WHEN "generation" = $4::bigint THEN $5::timestamptz ELSE now() END
        WHERE "kind" = $1 AND "key" = $2 AND "leaseOwner" = $3
        RETURNING "kind", "key", "dueAt", "generation" <> $4::bigint AS "requested"
      )
-     SELECT "requested", CASE WHEN "requested" THEN pg_notify($6, ${NOTIFY_PAYLOAD}) END FROM released`,
-    [claim.kind, claim.key, claim.token, claim.generation, runAt.toISOString(), JOBS_CHANNEL],
+     SELECT "requested", CASE WHEN "requested" THEN ${NOTIFY_PAYLOAD} END AS "notice" FROM released`,
+    [claim.kind, claim.key, claim.token, claim.generation, runAt.toISOString()],
+  );
+  await wakeRunners(
+    db,
+    rows.flatMap((r) => (r.notice === null ? [] : [r.notice])),
   );
   return rows.length > 0;
 }

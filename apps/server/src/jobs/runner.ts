@@ -6,7 +6,7 @@ import type { LoadPressure } from "../lib/load-gauge.js";
 import type { PgListener } from "../lib/pg-listener.js";
 import { WorkerStopping } from "./errors.js";
 import { LeaseKeeper } from "./lease-keeper.js";
-import { type Claim, claimDue, claimKey, JOBS_CHANNEL, nextDueMs, releaseJob } from "./queue.js";
+import { type Claim, claimDue, claimKey, JOBS_CHANNEL, nextDueMs, releaseJob, SWEEP_PAYLOAD } from "./queue.js";
 import { runJob } from "./run-job.js";
 import type { AnyJobKind, ReservedSlot } from "./types.js";
 import { WakeTimer } from "./wake-timer.js";
@@ -47,8 +47,8 @@ const DUE_SLACK_MS = 1_000;
 const RETRY_AFTER_FAILURE_MS = 500;
 
 /**
- * A process's share of the durable job queue, for every registered kind. New work arrives by NOTIFY on `jobs` (sent at
- * the enqueuing commit): the runner claims the named key while the kind has a free slot. A timer armed at the earliest
+ * A process's share of the durable job queue, for every registered kind. New work arrives by NOTIFY on `jobs` (sent
+ * after the enqueuing commit; `*` asks for a sweep of the whole queue): the runner claims the named key while the kind has a free slot. A timer armed at the earliest
  * future due time (a delay, a backoff, a schedule, or a lease that expires because its worker died) sweeps the queue
  * then; it is the fallback, never the way new work is found. Each kind has its own slots, so kinds never starve each
  * other. `stop` stops claiming, lets runs in progress finish for `drainMs`, then aborts the rest and hands them back.
@@ -181,6 +181,10 @@ export class JobRunner {
   }
 
   private notified(payload: string): void {
+    if (payload === SWEEP_PAYLOAD) {
+      this.sweepAll();
+      return;
+    }
     const first = payload.indexOf("|");
     const second = payload.indexOf("|", first + 1);
     if (first <= 0 || second < 0) return;

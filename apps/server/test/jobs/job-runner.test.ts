@@ -2,19 +2,23 @@ import { connectDatabase, type DatabaseHandle } from "@agent-platform/db";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type AnyJobKind,
+  askRunnersToSweep,
   type DeadJob,
   enqueueJob,
   enqueueJobs,
   exponentialBackoff,
   type JobKind,
+  JOBS_CHANNEL,
   JobLeaseLost,
   JobRunner,
   jobType,
   type RunningJob,
 } from "../../src/jobs/index.js";
 import { PgListener } from "../../src/lib/pg-listener.js";
+import { inTransaction } from "../../src/lib/transaction.js";
 import { waitUntil } from "../sessions/loop-helpers.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
@@ -96,6 +100,50 @@ describe("the job runner", () => {
     await waitUntil("the run", async () => (seen.length === 1 ? true : undefined));
     expect(seen).toEqual([{ n: 1 }]);
     await waitUntil("the row deleted", async () => ((await rows("test.echo")).length === 0 ? true : undefined));
+  });
+
+  it("wakes the runners once the enqueuing transaction commits, and not for one rolled back", async () => {
+    const notices: string[] = [];
+    const listener = new PgListener({ connectionString: database.url }, logger);
+    await listener.start();
+    const unsubscribe = listener.subscribe(JOBS_CHANNEL, { onNotification: (payload) => notices.push(payload) });
+    try {
+      await expect(
+        inTransaction(db.pool, async (client) => {
+          await enqueueJob(client, testJob("test.notice"), { key: "rolled-back" });
+          throw new Error("rolled back");
+        }),
+      ).rejects.toThrow("rolled back");
+      await inTransaction(db.pool, async (client) => {
+        await enqueueJob(client, testJob("test.notice"), { key: "committed" });
+        await sleep(200);
+        // Sent after the commit, never from inside the transaction.
+        expect(notices).toEqual([]);
+      });
+      await waitUntil("the notice", async () => (notices.length > 0 ? true : undefined));
+      await sleep(200);
+      expect(notices).toEqual([expect.stringMatching(/^test\.notice\|\d+\|committed$/)]);
+    } finally {
+      unsubscribe();
+      await listener.close();
+    }
+  });
+
+  it("runs a job whose notice was never sent (its writer died after the commit) when a process asks for a sweep", async () => {
+    const ran: string[] = [];
+    await startRunner([
+      kind("test.unannounced", async (job) => {
+        ran.push(job.key);
+        return undefined;
+      }),
+    ]);
+    await sleep(300);
+    await db.pool.query(`INSERT INTO jobs ("kind", "key") VALUES ('test.unannounced', 'silent')`);
+    await sleep(500);
+    expect(ran).toEqual([]);
+    await askRunnersToSweep(db.pool);
+    await waitUntil("the swept run", async () => (ran.length === 1 ? true : undefined), 5_000);
+    expect(ran).toEqual(["silent"]);
   });
 
   it("gives the first round of a notified run what the kind's preload read with the claim, and later rounds nothing", async () => {

@@ -50,6 +50,14 @@ describe("migrations", () => {
       expect(indexes.some((i) => i.columns.join() === "projectId,id")).toBe(true);
       const traps = indexes.filter((i) => i.columns[0] === "projectId" && i.columns.indexOf("id") > 1);
       expect(traps.map((i) => `${i.name} (${i.columns.join(", ")})`)).toEqual([]);
+      // The session log and the job queue are written on every turn: nothing may NOTIFY from inside those writes (the
+      // NOTIFY lock would make their commits flush one at a time); their writers notify after the commit.
+      const { rows: triggers } = await client.query<{ name: string }>(
+        `SELECT t.tgname AS name FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+         WHERE NOT t.tgisinternal AND t.tgrelid IN ('session_events'::regclass, 'sessions'::regclass, 'jobs'::regclass)
+           AND p.prosrc ~* 'notify'`,
+      );
+      expect(triggers).toEqual([]);
       await client.end();
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTENER_APPLICATION_NAME } from "../../src/lib/pg-listener.js";
-import { appendEvents } from "../../src/sessions/index.js";
+import { announceProcessStart, appendEvents } from "../../src/sessions/index.js";
 import type { Tenant } from "../support/factories.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createAgent, message, newSession, postEvents, readLog } from "./helpers.js";
@@ -202,6 +202,26 @@ describe("GET /sessions/:id/events/stream", () => {
     );
     expect(rows.length).toBe(1);
     expect(rows[0].pid).not.toBe(terminated.rows[0].pid);
+    c.close();
+  });
+
+  it("delivers an entry whose writer died before its notice once a process starts (its `*` notice)", async () => {
+    const s = await newSession(t, tenant, { agent: agentId, events: [message("before")] });
+    const c = await stream(s.id);
+    await c.waitForFrames(1);
+    // A writer that died between its commit and its notice: the entry is in the log, nobody was told.
+    const pool = t.platform.ctx.db.pool;
+    await pool.query(
+      `WITH bump AS (UPDATE sessions SET "lastSeq" = "lastSeq" + 1 WHERE "id" = $1 RETURNING "lastSeq")
+       INSERT INTO session_events ("sessionId", "seq", "id", "type", "payload")
+       SELECT $1, "lastSeq", 'evt_unannounced0000000000000', 'user.message', $2::jsonb FROM bump`,
+      [s.id, JSON.stringify({ content: [{ type: "text", text: "unannounced" }] })],
+    );
+    await sleep(400);
+    expect(c.frames).toHaveLength(1);
+    await announceProcessStart(t.platform.ctx);
+    const frames = await c.waitForFrames(2);
+    expect(frames.map((f) => f.data.content[0].text)).toEqual(["before", "unannounced"]);
     c.close();
   });
 

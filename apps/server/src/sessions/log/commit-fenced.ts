@@ -2,8 +2,10 @@ import type { PendingAction, SessionOutcome } from "@agent-platform/contract";
 import type pg from "pg";
 import { recordUsages, type UsageAmount, usageInsertSql } from "../../budgets/index.js";
 import { JobLeaseLost, releaseOwnJobSql } from "../../jobs/index.js";
+import { closeNotices, openNotices } from "../../lib/after-commit.js";
 import { prepared } from "../../lib/prepared.js";
 import {
+  announceAppended,
   appendCtes,
   appendEvents,
   EVENT_CREATED_AT,
@@ -124,6 +126,8 @@ export async function commitFenced(
   // are quoted literals (`escapeLiteral`) rather than parameters.
   const id = client.escapeLiteral(lease.sessionId);
   let broken: Error | undefined;
+  let committed = false;
+  openNotices(client);
   try {
     // Locks in order: the session row (materialised CTE), then the lease row (lateral, after it).
     const [, head] = (await client.query(
@@ -184,6 +188,7 @@ export async function commitFenced(
     } else {
       await client.query("COMMIT");
     }
+    committed = true;
     return { stored, released };
   } catch (error) {
     await client.query("ROLLBACK").catch((rollbackError: Error) => {
@@ -191,6 +196,7 @@ export async function commitFenced(
     });
     throw error;
   } finally {
+    closeNotices(client, pool, committed);
     client.release(broken);
   }
 }
@@ -256,5 +262,7 @@ async function commitInOneStatement(
   const row = rows[0];
   if (!row) throw new SessionGone(lease.sessionId);
   if (row.leaseOwner !== lease.token) throw leaseLost(lease.sessionId);
-  return row.stored ? { stored: row.stored.map(toWireEvent), released: row.released } : null;
+  if (!row.stored) return null;
+  await announceAppended(pool, lease.sessionId, row.stored);
+  return { stored: row.stored.map(toWireEvent), released: row.released };
 }

@@ -1,5 +1,27 @@
 import type pg from "pg";
 import { newId } from "../../ids.js";
+import { notifyAfterCommit } from "../../lib/after-commit.js";
+
+/**
+ * The channel on which appends to session logs are announced, payload `<sessionId>:<lastSeq>`, sent after the commit
+ * by whoever appended (`announceAppended`); `*` asks every listener to re-read the heads it follows.
+ */
+export const SESSION_EVENTS_CHANNEL = "session_events";
+
+/**
+ * Announces entries appended through `db` to the session's followers in every process, once they are committed (see
+ * `notifyAfterCommit`). Every writer of the log calls it with what its statement appended.
+ */
+export function announceAppended(
+  db: Pick<pg.Pool, "query">,
+  sessionId: string,
+  appended: readonly { seq: number }[],
+): Promise<void> {
+  if (appended.length === 0) return Promise.resolve();
+  let last = appended[0]!.seq;
+  for (const entry of appended) if (entry.seq > last) last = entry.seq;
+  return notifyAfterCommit(db, [{ channel: SESSION_EVENTS_CHANNEL, payload: `${sessionId}:${last}` }]);
+}
 
 export interface NewEvent {
   type: string;
@@ -84,7 +106,7 @@ export interface Append {
  * the number of events (its row lock serialises concurrent appends to one session, whoever makes them: ingestion, the
  * loop's commits, a delegation's child), `bump` returns the `base` the events follow, and the events take the numbers
  * after it, so `seq` is strictly increasing without gaps. Nothing is appended when the session row does not match.
- * A trigger notifies `session_events` at commit.
+ * The statement's caller announces what it appended (`announceAppended`).
  */
 export function appendCtes(at: At, append: Append): string {
   const { events, sessionIdSql, lastOnlyIf } = append;
@@ -129,6 +151,7 @@ export async function appendEvents(
     returning: '"seq", "id", "type", "payload", "createdAt"',
   });
   const { rows } = await db.query<EventRow>(`WITH ${ctes} SELECT * FROM appended`, params);
+  await announceAppended(db, sessionId, rows);
   return rows.sort((a, b) => a.seq - b.seq).map(toWireEvent);
 }
 

@@ -14,7 +14,15 @@ export {
   SessionGone,
   type StatusChange,
 } from "./commit-fenced.js";
-export { appendEvents, type EventRow, type NewEvent, readEvents, type StoredEvent, toWireEvent } from "./event-log.js";
+export {
+  appendEvents,
+  type EventRow,
+  type NewEvent,
+  readEvents,
+  SESSION_EVENTS_CHANNEL,
+  type StoredEvent,
+  toWireEvent,
+} from "./event-log.js";
 export { type ForkPoint, insertFork, type NewFork, readForkPoint } from "./fork-log.js";
 export { type HistoryTurn, historyEvents, historyLength } from "./history-events.js";
 export { type IngestResult, type InputScreenOf, ingestEvents } from "./ingest-events.js";

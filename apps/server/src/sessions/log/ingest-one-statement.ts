@@ -1,7 +1,8 @@
 import type { IngestedEvent, Session, UserEvent } from "@agent-platform/contract";
 import type pg from "pg";
+import { wakeRunners } from "../../jobs/index.js";
 import { prepared } from "../../lib/prepared.js";
-import { type At, appendCtes, EVENT_CREATED_AT, type EventRow, type NewEvent } from "./event-log.js";
+import { type At, announceAppended, appendCtes, EVENT_CREATED_AT, type EventRow, type NewEvent } from "./event-log.js";
 import type { LocalTurnSlot } from "./local-turns.js";
 import { loopSettingsJsonSql, type SessionLoopSettings } from "./loop-settings.js";
 import { initialOutcome } from "./outcome-state.js";
@@ -15,6 +16,8 @@ export interface IngestResult {
 }
 
 interface Row extends SessionRow {
+  /** The runners' notices of a turn requested and not leased to the slot (null: none). */
+  woken: string[] | null;
   events: (EventRow & { idempotencyKey: string | null })[];
   /** With a slot: the turn's job as the statement left it, the loop settings and the `lastSeq` before the append. */
   job?: { leased: boolean; generation: string; traceparent: string | null } | null;
@@ -24,8 +27,8 @@ interface Row extends SessionRow {
 
 /**
  * The common case of ingestion in one round trip: a single statement bumps the session's `lastSeq` (its row lock
- * serialises appends, so `seq` stays gap-free), appends the events, records the work item and NOTIFYs the workers —
- * atomically, as one statement is. Returns null when it cannot decide alone (the session is missing, foreign or
+ * serialises appends, so `seq` stays gap-free), appends the events and records the work item — atomically, as one
+ * statement is — then the followers and the runners are told. Returns null when it cannot decide alone (the session is missing, foreign or
  * archived; or an idempotency key is already in the log, which fails the whole statement on the unique index): the
  * caller then takes the general path, which reports the error or acknowledges the duplicates.
  *
@@ -52,7 +55,7 @@ export async function ingestInOneStatement(
       prepared(
         `WITH ${ctes}
          SELECT ${SESSION_COLUMNS.replace(/"(\w+)"/g, 'bump."$1"')},
-           (SELECT count(*) FROM woken) AS "woken",
+           (SELECT array_agg("notice") FROM woken) AS "woken",
            (SELECT json_agg(appended ORDER BY "seq") FROM appended) AS "events"${
              slot
                ? `, bump."base",
@@ -70,6 +73,10 @@ export async function ingestInOneStatement(
     throw error;
   }
   const row = rows[0];
+  if (row) {
+    await announceAppended(pool, sessionId, row.events);
+    if (row.woken) await wakeRunners(pool, row.woken);
+  }
   if (slot) {
     if (row?.job?.leased) {
       const { events: appended, job, settings, base, ...session } = row;

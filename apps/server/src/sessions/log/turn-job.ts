@@ -4,14 +4,14 @@ import {
   enqueueCtes,
   enqueueLeasedCtes,
   insertClaimed,
-  JOBS_CHANNEL,
   jobType,
   keyDueInMs,
   NO_PAYLOAD,
+  wakeRunners,
 } from "../../jobs/index.js";
 import { activeTraceparent } from "../../lib/telemetry/instruments.js";
 
-type Queryable = { query(sql: string, values: unknown[]): Promise<unknown> };
+type Queryable = Pick<pg.Pool, "query">;
 
 /**
  * The job kind of a session's turns (key: the session id, no payload). Its row is the log's: requested here when user
@@ -23,14 +23,14 @@ export const SESSION_TURN_KIND = SESSION_TURN_JOB.kind;
 
 /**
  * SQL of the turn request, as CTEs to place in a statement of this folder: `enqueued` requests a turn for each session
- * id that `sessionIdsSql` selects (a sub-select of one `id` column), `woken` NOTIFYs the runners; reference `woken` so
- * it runs. `at` adds a value to the statement's parameters and returns its placeholder.
+ * id that `sessionIdsSql` selects (a sub-select of one `id` column), `woken` selects the runners' notices (column
+ * `notice`), for `wakeRunners` once the statement returned. `at` adds a value to the statement's parameters and returns
+ * its placeholder.
  */
 export function requestTurnCtes(sessionIdsSql: string, at: (value: unknown) => string): string {
   return enqueueCtes(
     `'${SESSION_TURN_KIND}'`,
     `SELECT s."id" AS "key" FROM (${sessionIdsSql}) AS s`,
-    at(JOBS_CHANNEL),
     at(activeTraceparent()),
   );
 }
@@ -47,7 +47,6 @@ export function requestLeasedTurnCtes(
   return enqueueLeasedCtes(
     `'${SESSION_TURN_KIND}'`,
     sessionKeysSql,
-    at(JOBS_CHANNEL),
     at(activeTraceparent()),
     at(lease.token),
     at(lease.leaseMs),
@@ -57,15 +56,19 @@ export function requestLeasedTurnCtes(
 /**
  * Records that a session has work for the agent loop (new user events) and wakes the runners. Durable: the request is a
  * job row, so it survives a restart and is run by one worker at a time. Call it after the user events are appended, or
- * inside the transaction that appends them (pass its client as `db`): the NOTIFY is then delivered at commit, and a
- * worker that was mid-pass sees the bumped `generation` and runs again. A session that does not exist is ignored.
+ * inside the transaction that appends them (pass its client as `db`): the runners are then woken after its commit, and
+ * a worker that was mid-pass sees the bumped `generation` and runs again. A session that does not exist is ignored.
  */
 export async function requestTurn(db: Queryable, sessionId: string): Promise<void> {
   const params: unknown[] = [sessionId];
   const at = (value: unknown) => `$${params.push(value)}`;
-  await db.query(
-    `WITH ${requestTurnCtes('SELECT "id" FROM sessions WHERE "id" = $1', at)} SELECT count(*) FROM woken`,
+  const { rows } = await db.query<{ notice: string }>(
+    `WITH ${requestTurnCtes('SELECT "id" FROM sessions WHERE "id" = $1', at)} SELECT "notice" FROM woken`,
     params,
+  );
+  await wakeRunners(
+    db,
+    rows.map((r) => r.notice),
   );
 }
 
