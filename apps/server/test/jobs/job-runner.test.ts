@@ -1,8 +1,8 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { connectDatabase, type DatabaseHandle } from "@agent-platform/db";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { setTimeout as sleep } from "node:timers/promises";
 import {
   type AnyJobKind,
   askRunnersToSweep,
@@ -10,8 +10,8 @@ import {
   enqueueJob,
   enqueueJobs,
   exponentialBackoff,
-  type JobKind,
   JOBS_CHANNEL,
+  type JobKind,
   JobLeaseLost,
   JobRunner,
   jobType,
