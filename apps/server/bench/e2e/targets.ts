@@ -129,10 +129,11 @@ export function platformTarget(projectId: string): Target {
       let count = 0;
       for (;;) {
         const res = await client.request("GET", `${base}/sessions/${sessionId}/events?afterSeq=${after}`);
-        const page = JSON.parse(res.body) as { data: unknown[]; hasMore: boolean; nextAfterSeq: number };
-        count += page.data.length;
-        if (!page.hasMore) return count;
-        after = page.nextAfterSeq;
+        count += countEntries(res.body);
+        const tail = /"hasMore":\s*(true|false),\s*"nextAfterSeq":\s*(\d+)\}$/.exec(res.body.slice(-80));
+        if (!tail) throw new Error(`not a page of the log: ${res.body.slice(0, 200)}`);
+        if (tail[1] === "false") return count;
+        after = Number(tail[2]);
       }
     },
   };
@@ -158,6 +159,19 @@ export const bareTarget: Target = {
   },
   async readLog(client, sessionId) {
     const res = await client.request("GET", `/sessions/${sessionId}/events`);
-    return (JSON.parse(res.body) as { data: unknown[] }).data.length;
+    if (!res.body.startsWith('{"data":[')) throw new Error(`not a log: ${res.body.slice(0, 200)}`);
+    return countEntries(res.body);
   },
 };
+
+/**
+ * The entries of a log's JSON text (each has one `seq` member; inside a JSON string a quote is escaped, so `"seq":`
+ * occurs only as a member name), counted without parsing the text. W4 reads logs at 1,000+ reads/s: parsing every
+ * page in full made this one process, not the server under test, the bottleneck of the platform's rounds (measured:
+ * the harness at 80–100 % of a core, the platform at 60–75 %).
+ */
+function countEntries(body: string): number {
+  let count = 0;
+  for (let at = body.indexOf('"seq":'); at !== -1; at = body.indexOf('"seq":', at + 6)) count++;
+  return count;
+}
