@@ -1,4 +1,5 @@
 import pg from "pg";
+import { prepared } from "./prepared.js";
 
 /** A notification to send once the write it announces is committed. */
 export interface Notice {
@@ -60,7 +61,7 @@ class NoticeBatcher {
     const batch = [...this.queued.values()];
     this.queued.clear();
     try {
-      await this.pool.query(SEND_SQL, [batch.map((n) => n.channel), batch.map((n) => n.payload)]);
+      await this.pool.query(prepared(SEND_SQL, [batch.map((n) => n.channel), batch.map((n) => n.payload)]));
     } catch {
       const pool = this.pool as pg.Pool & { ending?: boolean };
       if (pool.ending) return;
