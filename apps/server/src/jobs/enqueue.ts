@@ -21,9 +21,10 @@ interface EnqueueInput {
 
 /**
  * Records job requests durably in one statement and wakes the runners once it is committed (at the commit of the
- * transaction when `db` is the client of one, see `notifyAfterCommit`). A new row is due at `runAt`, or now. An existing one is requested again: its `generation`
- * moves (a run in progress runs once more when it ends) and its payload is replaced; a free row also takes the new
- * `runAt` when one is given, and otherwise keeps its due time (a pending retry keeps its backoff).
+ * transaction when `db` is the client of one, see `notifyAfterCommit`). A new row is due at `runAt`, or now. An
+ * existing one is requested again: its `generation` moves (a run in progress runs once more when it ends) and its
+ * payload is replaced; a free row also takes the new `runAt` when one is given, and otherwise keeps its due time (a
+ * pending retry keeps its backoff).
  */
 export async function enqueueJob<P>(db: Queryable, type: JobType<P>, request: EnqueueRequest<P>): Promise<void> {
   await enqueueJobs(db, type, [request]);
@@ -110,8 +111,8 @@ export async function cancelJob(db: Queryable, type: JobType<unknown>, key: stri
 /**
  * `enqueueCtes` for a caller that runs the job itself when it can (`JobRunner.reserve`): `keysSql` selects `key` and
  * `leased` (whether to take it); a job inserted with `leased` is written already leased to `tokenParam` for
- * `leaseMsParam` and not notified; a job that exists is requested again and notified (`woken`), as by `enqueueCtes`. `enqueued`
- * returns `leased`, `generation` (text) and `traceparent` per key.
+ * `leaseMsParam` and not notified; a job that exists is requested again and notified (`woken`), as by `enqueueCtes`.
+ * `enqueued` returns `leased`, `generation` (text) and `traceparent` per key.
  */
 export function enqueueLeasedCtes(
   kindSql: string,

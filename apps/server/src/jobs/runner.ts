@@ -48,10 +48,11 @@ const RETRY_AFTER_FAILURE_MS = 500;
 
 /**
  * A process's share of the durable job queue, for every registered kind. New work arrives by NOTIFY on `jobs` (sent
- * after the enqueuing commit; `*` asks for a sweep of the whole queue): the runner claims the named key while the kind has a free slot. A timer armed at the earliest
- * future due time (a delay, a backoff, a schedule, or a lease that expires because its worker died) sweeps the queue
- * then; it is the fallback, never the way new work is found. Each kind has its own slots, so kinds never starve each
- * other. `stop` stops claiming, lets runs in progress finish for `drainMs`, then aborts the rest and hands them back.
+ * after the enqueuing commit; `*` asks for a sweep of the whole queue): the runner claims the named key while the kind
+ * has a free slot. A timer armed at the earliest future due time (a delay, a backoff, a schedule, or a lease that
+ * expires because its worker died) sweeps the queue then; it is the fallback, never the way new work is found. Each
+ * kind has its own slots, so kinds never starve each other. `stop` stops claiming, lets runs in progress finish for
+ * `drainMs`, then aborts the rest and hands them back.
  */
 export class JobRunner {
   readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -207,8 +208,8 @@ export class JobRunner {
 
   /**
    * Claims work while slots are free: the keys named by notifications (one query each) or, while a backlog waits in the
-   * table, what is due oldest first (one query per kind, as many rows as free slots). When a kind's slots are full its remaining work waits in the table
-   * and a sweep runs as soon as a slot frees. Calls during a pump coalesce.
+   * table, what is due oldest first (one query per kind, as many rows as free slots). When a kind's slots are full its
+   * remaining work waits in the table and a sweep runs as soon as a slot frees. Calls during a pump coalesce.
    */
   private pump(): Promise<void> {
     if (this.stopped) return Promise.resolve();

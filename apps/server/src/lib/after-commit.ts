@@ -97,7 +97,7 @@ const batcherOf = (pool: pg.Pool) => {
 };
 
 /** The notices of each open transaction whose owner sends them at its commit (`openNotices`/`closeNotices`). */
-const inTransaction = new WeakMap<object, Notice[]>();
+const openTransactions = new WeakMap<object, Notice[]>();
 
 /**
  * Sends `notices` once what was just written through `db` is committed, batched with the process's other notices:
@@ -107,7 +107,7 @@ const inTransaction = new WeakMap<object, Notice[]>();
  */
 export async function notifyAfterCommit(db: Queryable, notices: readonly Notice[]): Promise<void> {
   if (notices.length === 0) return;
-  const pending = inTransaction.get(db);
+  const pending = openTransactions.get(db);
   if (pending) {
     pending.push(...notices);
     return;
@@ -121,7 +121,7 @@ export async function notifyAfterCommit(db: Queryable, notices: readonly Notice[
 
 /** Marks `client` as inside a transaction whose notices wait for its commit (call after BEGIN). */
 export function openNotices(client: pg.ClientBase): void {
-  inTransaction.set(client, []);
+  openTransactions.set(client, []);
 }
 
 /**
@@ -129,8 +129,8 @@ export function openNotices(client: pg.ClientBase): void {
  * (`committed` false) they are dropped.
  */
 export function closeNotices(client: pg.ClientBase, pool: pg.Pool, committed: boolean): void {
-  const notices = inTransaction.get(client);
-  inTransaction.delete(client);
+  const notices = openTransactions.get(client);
+  openTransactions.delete(client);
   if (committed && notices && notices.length > 0) batcherOf(pool).add(notices);
 }
 

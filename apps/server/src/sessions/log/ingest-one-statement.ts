@@ -28,14 +28,14 @@ interface Row extends SessionRow {
 /**
  * The common case of ingestion in one round trip: a single statement bumps the session's `lastSeq` (its row lock
  * serialises appends, so `seq` stays gap-free), appends the events and records the work item — atomically, as one
- * statement is — then the followers and the runners are told. Returns null when it cannot decide alone (the session is missing, foreign or
- * archived; or an idempotency key is already in the log, which fails the whole statement on the unique index): the
- * caller then takes the general path, which reports the error or acknowledges the duplicates.
+ * statement is — then the followers and the runners are told. Returns null when it cannot decide alone (the session is
+ * missing, foreign or archived; or an idempotency key is already in the log, which fails the whole statement on the
+ * unique index): the caller then takes the general path, which reports the error or acknowledges the duplicates.
  *
  * With `slot` (this process runs turns and has one free), a session without a pending turn whose cached log ends where
  * the append begins gets its turn's job inserted already leased to the slot, and the turn starts here with what the
- * statement read and wrote; the slot is given back in every other case. When the slot says the loop would open the
- * turn first, the statement that leases it opens it too (`openingCtes`).
+ * statement read and wrote; the slot is given back in every other case. When the slot says the loop would open the turn
+ * first, the statement that leases it opens it too (`openingCtes`).
  */
 export async function ingestInOneStatement(
   pool: pg.Pool,
