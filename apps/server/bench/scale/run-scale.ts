@@ -1,13 +1,15 @@
 // `pnpm bench:scale`: many concurrent sessions on a slow model, against the floor (a bare node:http + pg server doing
 // the same persistent work, `bench/e2e/bare-e2e-server.ts`) in the same run. Each client creates a session, posts a
-// user.message and follows the SSE stream to the turn's end, again and again for `--seconds`; the model (an
-// OpenAI-compatible fake in a process of its own) answers after `--model-ms`. Printed per server: turns/s, p50/p95
-// turn, server CPU per turn (every process of the server), PostgreSQL CPU per turn (the backends of the server's
-// database, from /proc), peak RSS (summed over its processes), the p99 latency of
-// GET /healthz sampled every 250 ms (the API processes' event-loop delay as a client sees it), errors.
+// user.message and follows the SSE stream to the turn's end, again and again: for `--warmup` seconds from the server's
+// cold start (30; its turns are printed apart), then for the measured window of `--seconds` (40). The model (an
+// OpenAI-compatible fake in a process of its own) answers after `--model-ms`. Printed per server, for the window:
+// turns/s (Little's law, see `load`), p50/p95 turn, server CPU per turn (every process of the server), PostgreSQL CPU
+// per turn (the backends of the server's database, from /proc), peak RSS (summed over its processes), the p99 latency
+// of GET /healthz sampled every 250 ms (the API processes' event-loop delay as a client sees it), errors; and the p50
+// turn of the warm-up (a server that has just started: its code not yet optimised by V8's JIT).
 //
 //   pnpm bench:scale                                   1,000 sessions on a 10 s model, the defaults of `pnpm start`
-//   pnpm bench:scale --sessions 5000 --model-ms 60000 --seconds 150
+//   pnpm bench:scale --sessions 5000 --model-ms 60000 --warmup 70 --seconds 130
 //   pnpm bench:scale --workers 1,2,4                   one ROLE=api process + a ROLE=worker supervisor of N children
 //   pnpm bench:scale --processes 1                     the defaults but one process
 //   pnpm bench:scale --no-floor --no-followers          the platform's sessions only (an A/B of the platform)
@@ -30,7 +32,9 @@ const { values: args } = parseArgs({
   options: {
     sessions: { type: "string", default: "1000" },
     "model-ms": { type: "string", default: "10000" },
-    seconds: { type: "string", default: "35" },
+    /** From the servers' cold start, before the measured window (the turns of this part are printed apart). */
+    warmup: { type: "string", default: "30" },
+    seconds: { type: "string", default: "40" },
     workers: { type: "string" },
     /** PROCESSES of the default platform (blank: the default of `pnpm start`, one per core). */
     processes: { type: "string", default: "" },
@@ -41,6 +45,7 @@ const { values: args } = parseArgs({
 const SESSIONS = Number(args.sessions);
 const MODEL_MS = Number(args["model-ms"]);
 const SECONDS = Number(args.seconds);
+const WARMUP = Number(args.warmup);
 const TURN_TIMEOUT_MS = MODEL_MS * 6 + 60_000;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -92,9 +97,25 @@ interface Result {
   pgCpuMsPerTurn: number | null;
   rssMiB: number;
   healthzP99: number;
+  /** Turns that ended during the warm-up, from the server's cold start, and their p50 (s). */
+  coldTurns: number;
+  coldP50: number | null;
 }
 
-/** `SESSIONS` clients in closed loops of session + turn for `SECONDS`, against `server`. */
+/** CPU time of a set of processes (the server's tree) and, apart, of its first (a supervisor). */
+const cpuOf = (pids: readonly number[]) => ({
+  all: pids.reduce((sum, pid) => sum + safeCpu(pid), 0),
+  first: safeCpu(pids[0]!),
+});
+
+/**
+ * `SESSIONS` clients in closed loops of session + turn against `server`: `WARMUP` seconds from the server's cold start,
+ * then the measured window of `SECONDS`. Figures are of the window: the turns that ended in it, and the CPU spent in
+ * it. Turns/s is each client's whole cycles that ended in the window over the client time they spanned (Little's law
+ * for a closed loop: sessions ÷ mean turn time, a failed attempt and its pause counting as time without a turn), not a
+ * count of turns in the window: the clients move in waves (every model call takes the same time), so a count would
+ * swing by up to a wave with where the window's edges fall.
+ */
 async function load(
   name: string,
   target: Target,
@@ -107,77 +128,94 @@ async function load(
   const agent = await target.createAgent(client, 0);
   const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const healthz: number[] = [];
+  const processes = pids();
+  const database = await DatabaseMeter.open(databaseUrl);
+  const started = performance.now();
+  const windowStart = started + WARMUP * 1000;
+  const windowEnd = windowStart + SECONDS * 1000;
+  const inWindow = (t: number) => t >= windowStart && t < windowEnd;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   let probing = true;
   const probe = (async () => {
     while (probing) {
-      const started = performance.now();
+      const t0 = performance.now();
       await new Promise<void>((resolve) => {
         http
           .get(`${url}/healthz`, { agent: probeAgent }, (res) => res.resume().on("end", resolve))
           .on("error", () => resolve());
       });
-      healthz.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 250));
+      if (inWindow(t0)) healthz.push(performance.now() - t0);
+      await sleep(250);
     }
   })();
-  const processes = pids();
-  const database = await DatabaseMeter.open(databaseUrl);
-  const databaseBefore = await database.mark();
-  const cpuBefore = processes.reduce((sum, pid) => sum + safeCpu(pid), 0);
-  const firstCpuBefore = safeCpu(processes[0]!);
+  // The window's edges, read by timers while the clients run.
+  const edges = (async () => {
+    await sleep(windowStart - performance.now());
+    const from = { cpu: cpuOf(processes), database: await database.mark() };
+    await sleep(windowEnd - performance.now());
+    const to = cpuOf(processes);
+    const databaseCost = await database.since(from.database);
+    return { cpuMs: to.all - from.cpu.all, supervisorCpuMs: to.first - from.cpu.first, databaseCost };
+  })();
   const times: number[] = [];
   /** How long the session's creation took, of each turn's time (the rest: post, model, follow to the idle entry). */
   const creates: number[] = [];
+  const coldTimes: number[] = [];
+  let clientMs = 0;
   let errors = 0;
   let firstError: string | undefined;
-  const started = performance.now();
-  const until = started + SECONDS * 1000;
-  let lastEnd = started;
   await Promise.all(
     Array.from({ length: SESSIONS }, async (_, i) => {
-      while (performance.now() < until) {
+      while (performance.now() < windowEnd) {
         const t0 = performance.now();
         try {
           const session = await target.createSession(client, agent);
           const t1 = performance.now();
           await target.turn(client, session, `Hello ${i}`, TURN_TIMEOUT_MS);
           const end = performance.now();
-          creates.push(t1 - t0);
-          times.push(end - t0);
-          lastEnd = Math.max(lastEnd, end);
+          if (inWindow(end)) {
+            creates.push(t1 - t0);
+            times.push(end - t0);
+            clientMs += end - t0;
+          } else if (end < windowStart) coldTimes.push(end - t0);
         } catch (error) {
+          const failed = performance.now();
           errors++;
           firstError ??= String(error).slice(0, 300);
-          await new Promise((r) => setTimeout(r, 1000));
+          await sleep(1000);
+          if (inWindow(failed)) clientMs += performance.now() - t0;
         }
       }
     }),
   );
-  const cpuAfter = processes.reduce((sum, pid) => sum + safeCpu(pid), 0);
-  const databaseCost = await database.since(databaseBefore);
+  const { cpuMs, supervisorCpuMs, databaseCost } = await edges;
   await database.close();
-  // With several processes the first is the supervisor (node:cluster's primary accepts each connection and hands it
-  // to a child); alone, it is the server itself.
-  const firstCpu = safeCpu(processes[0]!) - firstCpuBefore;
   probing = false;
   await probe;
   probeAgent.destroy();
   client.close();
+  const turnsPerSecond = clientMs > 0 ? (times.length * SESSIONS) / (clientMs / 1000) : 0;
+  /** The turns the window's CPU served: its rate times its length. */
+  const served = Math.max(1, turnsPerSecond * SECONDS);
   const result: Result = {
     name,
     turns: times.length,
     errors,
     firstError,
-    turnsPerSecond: times.length / ((lastEnd - started) / 1000),
+    turnsPerSecond,
     p50: percentile(times, 50) / 1000,
     p95: percentile(times, 95) / 1000,
     createP50: percentile(creates, 50),
     createP95: percentile(creates, 95),
-    cpuMsPerTurn: (cpuAfter - cpuBefore) / Math.max(1, times.length),
-    supervisorCpuMsPerTurn: processes.length > 1 ? firstCpu / Math.max(1, times.length) : 0,
-    pgCpuMsPerTurn: databaseCost.cpuMs === null ? null : databaseCost.cpuMs / Math.max(1, times.length),
+    // With several processes the first is the supervisor (node:cluster's primary accepts each connection and hands
+    // it to a child); alone, it is the server itself.
+    cpuMsPerTurn: cpuMs / served,
+    supervisorCpuMsPerTurn: processes.length > 1 ? supervisorCpuMs / served : 0,
+    pgCpuMsPerTurn: databaseCost.cpuMs === null ? null : databaseCost.cpuMs / served,
     rssMiB: processes.reduce((sum, pid) => sum + peakRssMiB(pid), 0),
     healthzP99: percentile(healthz, 99),
+    coldTurns: coldTimes.length,
+    coldP50: coldTimes.length ? percentile(coldTimes, 50) / 1000 : null,
   };
   log(`  ${name}: ${JSON.stringify(result)}`);
   return result;
@@ -196,7 +234,7 @@ try {
   );
   started.push(fake);
   out(
-    `bench:scale · ${SESSIONS} concurrent sessions · model answers after ${MODEL_MS / 1000} s · ${SECONDS} s of turns · ` +
+    `bench:scale · ${SESSIONS} concurrent sessions · model answers after ${MODEL_MS / 1000} s · ${WARMUP} s of warm-up, ${SECONDS} s measured · ` +
       `${availableParallelism()} cores · load average before ${loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")}`,
@@ -285,6 +323,7 @@ try {
     `${r.rssMiB.toFixed(0)} MiB`,
     `${r.healthzP99.toFixed(0)} ms`,
     `${r.turns} / ${r.errors}`,
+    r.coldP50 === null ? "–" : `${r.coldP50.toFixed(2)} s (${r.coldTurns})`,
   ]);
   const header = [
     "server",
@@ -297,6 +336,7 @@ try {
     "peak RSS (sum)",
     "/healthz p99",
     "turns / errors",
+    `first ${WARMUP} s from a cold start: p50 turn (turns)`,
   ];
   out("");
   for (const l of markdownTable(header, rows)) out(l);
