@@ -95,6 +95,8 @@ interface Result {
   supervisorCpuMsPerTurn: number;
   /** The CPU of the server's PostgreSQL backends per turn (null where /proc cannot tell: a remote database). */
   pgCpuMsPerTurn: number | null;
+  /** The bench's own process (the load clients, on the same machine) per turn. */
+  clientsCpuMsPerTurn: number;
   rssMiB: number;
   healthzP99: number;
   /** Turns that ended during the warm-up, from the server's cold start, and their p50 (s). */
@@ -151,11 +153,17 @@ async function load(
   // The window's edges, read by timers while the clients run.
   const edges = (async () => {
     await sleep(windowStart - performance.now());
-    const from = { cpu: cpuOf(processes), database: await database.mark() };
+    const from = { cpu: cpuOf(processes), database: await database.mark(), clients: process.cpuUsage() };
     await sleep(windowEnd - performance.now());
     const to = cpuOf(processes);
+    const clients = process.cpuUsage(from.clients);
     const databaseCost = await database.since(from.database);
-    return { cpuMs: to.all - from.cpu.all, supervisorCpuMs: to.first - from.cpu.first, databaseCost };
+    return {
+      cpuMs: to.all - from.cpu.all,
+      supervisorCpuMs: to.first - from.cpu.first,
+      clientsCpuMs: (clients.user + clients.system) / 1000,
+      databaseCost,
+    };
   })();
   const times: number[] = [];
   /** How long the session's creation took, of each turn's time (the rest: post, model, follow to the idle entry). */
@@ -188,7 +196,7 @@ async function load(
       }
     }),
   );
-  const { cpuMs, supervisorCpuMs, databaseCost } = await edges;
+  const { cpuMs, supervisorCpuMs, clientsCpuMs, databaseCost } = await edges;
   await database.close();
   probing = false;
   await probe;
@@ -212,6 +220,7 @@ async function load(
     cpuMsPerTurn: cpuMs / served,
     supervisorCpuMsPerTurn: processes.length > 1 ? supervisorCpuMs / served : 0,
     pgCpuMsPerTurn: databaseCost.cpuMs === null ? null : databaseCost.cpuMs / served,
+    clientsCpuMsPerTurn: clientsCpuMs / served,
     rssMiB: processes.reduce((sum, pid) => sum + peakRssMiB(pid), 0),
     healthzP99: percentile(healthz, 99),
     coldTurns: coldTimes.length,
@@ -320,6 +329,7 @@ try {
     `${r.createP50.toFixed(0)} / ${r.createP95.toFixed(0)} ms`,
     `${r.cpuMsPerTurn.toFixed(1)} ms${r.supervisorCpuMsPerTurn ? ` (supervisor ${r.supervisorCpuMsPerTurn.toFixed(1)})` : ""}`,
     r.pgCpuMsPerTurn === null ? "n/a" : `${r.pgCpuMsPerTurn.toFixed(1)} ms`,
+    `${r.clientsCpuMsPerTurn.toFixed(1)} ms`,
     `${r.rssMiB.toFixed(0)} MiB`,
     `${r.healthzP99.toFixed(0)} ms`,
     `${r.turns} / ${r.errors}`,
@@ -333,6 +343,7 @@ try {
     "of which creating the session, p50 / p95",
     "server CPU/turn",
     "PostgreSQL CPU/turn",
+    "clients' CPU/turn",
     "peak RSS (sum)",
     "/healthz p99",
     "turns / errors",
