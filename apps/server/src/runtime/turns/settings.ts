@@ -1,12 +1,12 @@
 import { integerSetting } from "../../lib/env.js";
 
 /** Default of `WORKER_CONCURRENCY`: sized for turns that mostly wait on a model (see docs/operating.md). */
-export const DEFAULT_WORKER_CONCURRENCY = 2_000;
+export const DEFAULT_WORKER_CONCURRENCY = 10_000;
 
 /** Tuning of session turns, from the environment (docs/sessions.md, "How a turn runs"). */
 export interface TurnSettings {
   /**
-   * Sessions one worker process runs at once (`WORKER_CONCURRENCY`, default 2,000: a turn mostly waits on its model, so
+   * Sessions one worker process runs at once (`WORKER_CONCURRENCY`, default 10,000: a turn mostly waits on its model, so
    * the real bound is the load gauge's back-pressure: event-loop delay, heap, database pool waiters).
    */
   concurrency: number;
