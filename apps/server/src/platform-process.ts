@@ -43,7 +43,11 @@ export interface RunningPlatform {
   close(): Promise<void>;
 }
 
+/** Asked of `listen`; the kernel caps it at `net.core.somaxconn`. */
+const LISTEN_BACKLOG = 65_535;
+
 /** Starts what `ROLE` asks for: database (embedded or DATABASE_URL), migrations, bootstrap, HTTP API, background work. */
+
 export async function startPlatform(config: Config): Promise<RunningPlatform> {
   // The start's phases, logged once it serves ("platform started"): what a first start spends its time on.
   const timer = phaseTimer();
@@ -122,7 +126,11 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
       // balancer closes first. The headers' timeout stays above it, as Node's documentation advises.
       s.keepAliveTimeout = keepAliveTimeoutMs;
       s.headersTimeout = Math.max(s.headersTimeout, keepAliveTimeoutMs + 1_000);
-      s.listen(config.port, config.host, () => ok(s));
+      // The accept queue as deep as the kernel allows (`net.core.somaxconn`, 4,096 on current kernels; Node's default
+      // is 511): clients that move together (turns on one model end together) opened thousands of connections at once,
+      // and every one past the queue waited a SYN retransmission (1 s, then 3 s…). Under node:cluster the supervisor
+      // listens with the children's backlog.
+      s.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => ok(s));
       s.once("error", fail);
     });
     const address = server.address();
