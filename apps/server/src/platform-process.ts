@@ -47,7 +47,6 @@ export interface RunningPlatform {
 const LISTEN_BACKLOG = 65_535;
 
 /** Starts what `ROLE` asks for: database (embedded or DATABASE_URL), migrations, bootstrap, HTTP API, background work. */
-
 export async function startPlatform(config: Config): Promise<RunningPlatform> {
   // The start's phases, logged once it serves ("platform started"): what a first start spends its time on.
   const timer = phaseTimer();
