@@ -168,6 +168,7 @@ async function insertAgentFromBody(
     headerKeys: headerKeysOf(headers),
   }));
   const config = finalizeConfig(draft, new Map(written.map((c) => [c.serverName, c.headerKeys])));
+  const configText = JSON.stringify(config);
   const { rows } = await ctx.db.pool.query<AgentHead>(
     prepared(
       `WITH head AS (
@@ -182,11 +183,15 @@ async function insertAgentFromBody(
        FROM jsonb_to_recordset($5::jsonb) AS c("serverName" text, "sealed" text, "headerKeys" jsonb)
      )
      SELECT "id", "projectId", "currentVersion", "createdAt", "updatedAt", "archivedAt" FROM head`,
-      [id, projectId, draft.name, JSON.stringify(config), JSON.stringify(written)],
+      [id, projectId, draft.name, configText, JSON.stringify(written)],
     ),
   );
   const head = rows[0]!;
-  return { head, snapshot: rememberSnapshot({ agentId: id, version: 1, config, publishedAt: head.createdAt }) };
+  const snapshot = rememberSnapshot(
+    { agentId: id, version: 1, config, publishedAt: head.createdAt },
+    configText.length,
+  );
+  return { head, snapshot };
 }
 
 /** A version's publish time is the agent's `updatedAt` of the write that published it. */

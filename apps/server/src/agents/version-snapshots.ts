@@ -18,8 +18,8 @@ export interface AgentSnapshot {
 const snapshots = new LruCache<string, AgentSnapshot>({
   maxEntries: 2000,
   maxWeight: 32 * 1024 * 1024,
-  weigh: (snapshot) => JSON.stringify(snapshot.config).length,
 });
+const weighConfig = (snapshot: AgentSnapshot) => JSON.stringify(snapshot.config).length;
 const keyOf = (agentId: string, version: number) => `${agentId}@${version}`;
 
 function deepFreeze<T>(value: T): T {
@@ -30,9 +30,10 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export function rememberSnapshot(snapshot: AgentSnapshot): AgentSnapshot {
+/** Caches a version; `configLength` is the length of its configuration's JSON text where the caller has that text. */
+export function rememberSnapshot(snapshot: AgentSnapshot, configLength?: number): AgentSnapshot {
   const frozen = deepFreeze(snapshot);
-  snapshots.set(keyOf(snapshot.agentId, snapshot.version), frozen);
+  snapshots.set(keyOf(snapshot.agentId, snapshot.version), frozen, configLength ?? weighConfig(frozen));
   return frozen;
 }
 
@@ -53,7 +54,7 @@ export function snapshotOfRow(row: { agentId: string; version: number; config: u
 export function snapshotOfText(agentId: string, version: number, config: string, publishedAt: Date): AgentSnapshot {
   return (
     snapshots.get(keyOf(agentId, version)) ??
-    rememberSnapshot({ agentId, version, config: JSON.parse(config) as AgentConfig, publishedAt })
+    rememberSnapshot({ agentId, version, config: JSON.parse(config) as AgentConfig, publishedAt }, config.length)
   );
 }
 

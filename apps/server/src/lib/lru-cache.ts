@@ -24,8 +24,8 @@ export class LruCache<K, V> {
     return entry.value;
   }
 
-  set(key: K, value: V): void {
-    const weight = this.options.weigh?.(value) ?? 1;
+  /** `weight` when the caller already knows it (for example the length of text it has just written). */
+  set(key: K, value: V, weight = this.options.weigh?.(value) ?? 1): void {
     this.delete(key);
     if (weight > this.options.maxWeight) return;
     this.entries.set(key, { value, weight });

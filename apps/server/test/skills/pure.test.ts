@@ -287,4 +287,16 @@ describe("LRU cache", () => {
     expect(cache.size).toBe(0);
     expect(cache.totalWeight).toBe(0);
   });
+
+  it("takes a weight the caller already knows instead of weighing the value", () => {
+    const cache = new LruCache<string, string>({ maxEntries: 10, maxWeight: 10, weigh: (v) => v.length });
+    cache.set("a", "x", 6);
+    cache.set("b", "y", 3);
+    expect(cache.totalWeight).toBe(9);
+    cache.set("c", "z", 2);
+    expect(cache.get("a")).toBeUndefined();
+    expect(cache.totalWeight).toBe(5);
+    cache.set("d", "w", 11);
+    expect(cache.get("d")).toBeUndefined();
+  });
 });
