@@ -1,15 +1,16 @@
 // `pnpm bench:scale`: many concurrent sessions on a slow model, against the floor (a bare node:http + pg server doing
 // the same persistent work, `bench/e2e/bare-e2e-server.ts`) in the same run. Each client creates a session, posts a
 // user.message and follows the SSE stream to the turn's end, again and again: for `--warmup` seconds from the server's
-// cold start (30; its turns are printed apart), then for the measured window of `--seconds` (40). The model (an
-// OpenAI-compatible fake in a process of its own) answers after `--model-ms`. Printed per server, for the window:
-// turns/s (Little's law, see `load`), p50/p95 turn, server CPU per turn (every process of the server), PostgreSQL CPU
-// per turn (the backends of the server's database, from /proc), peak RSS (summed over its processes), the p99 latency
-// of GET /healthz sampled every 250 ms (the API processes' event-loop delay as a client sees it), errors; and the p50
-// turn of the warm-up (a server that has just started: its code not yet optimised by V8's JIT).
+// cold start (two model calls and 10 s, at least 30; its turns are printed apart), then for the measured window of
+// `--seconds` (40). The model (an OpenAI-compatible fake in a process of its own) answers after `--model-ms`. Printed
+// per server, for the window: turns/s (Little's law, see `load`), p50/p95 turn, server CPU per turn (every process of
+// the server), PostgreSQL CPU per turn (the backends of the server's database, from /proc), peak RSS (summed over its
+// processes), the p99 latency of GET /healthz sampled every 250 ms (the API processes' event-loop delay as a client
+// sees it), errors; and the p50 turn of the warm-up (a server that has just started: its code not yet optimised by
+// V8's JIT).
 //
 //   pnpm bench:scale                                   1,000 sessions on a 10 s model, the defaults of `pnpm start`
-//   pnpm bench:scale --sessions 5000 --model-ms 60000 --warmup 70 --seconds 130
+//   pnpm bench:scale --sessions 5000 --model-ms 60000 --seconds 130   (130 s of warm-up: two model calls and 10 s)
 //   pnpm bench:scale --workers 1,2,4                   one ROLE=api process + a ROLE=worker supervisor of N children
 //   pnpm bench:scale --processes 1                     the defaults but one process
 //   pnpm bench:scale --no-floor --no-followers          the platform's sessions only (an A/B of the platform)
@@ -32,8 +33,12 @@ const { values: args } = parseArgs({
   options: {
     sessions: { type: "string", default: "1000" },
     "model-ms": { type: "string", default: "10000" },
-    /** From the servers' cold start, before the measured window (the turns of this part are printed apart). */
-    warmup: { type: "string", default: "30" },
+    /**
+     * From the servers' cold start, before the measured window (the turns of this part are printed apart). By default
+     * two model calls' time and 10 s, at least 30 s: the turns that end in the window must have started warm, and the
+     * first wave's (every client creating its session at once on a cold server) end about one model call after it.
+     */
+    warmup: { type: "string" },
     seconds: { type: "string", default: "40" },
     workers: { type: "string" },
     /** PROCESSES of the default platform (blank: the default of `pnpm start`, one per core). */
@@ -45,7 +50,7 @@ const { values: args } = parseArgs({
 const SESSIONS = Number(args.sessions);
 const MODEL_MS = Number(args["model-ms"]);
 const SECONDS = Number(args.seconds);
-const WARMUP = Number(args.warmup);
+const WARMUP = args.warmup === undefined ? Math.max(30, (2 * MODEL_MS) / 1000 + 10) : Number(args.warmup);
 const TURN_TIMEOUT_MS = MODEL_MS * 6 + 60_000;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
