@@ -14,7 +14,20 @@ export class HttpClient {
     this.agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   }
 
-  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+  async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+    const res = await this.send(method, path, body);
+    return { status: res.status, body: res.body.toString("utf8") };
+  }
+
+  /**
+   * A GET whose body stays bytes: W4 reads logs of hundreds of kilobytes at thousands of reads per second, and decoding
+   * each into a string cost this process, not the server under test, a large share of its core.
+   */
+  async getBytes(path: string): Promise<Buffer> {
+    return (await this.send("GET", path)).body;
+  }
+
+  private send(method: string, path: string, body?: unknown): Promise<{ status: number; body: Buffer }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const url = new URL(path, this.baseUrl);
     return new Promise((resolve, reject) => {
@@ -32,36 +45,15 @@ export class HttpClient {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
           res.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
+            const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
             if ((res.statusCode ?? 500) >= 400)
-              reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
-            else resolve({ status: res.statusCode ?? 0, body: text });
+              reject(new Error(`${method} ${path}: ${res.statusCode} ${bytes.subarray(0, 300).toString("utf8")}`));
+            else resolve({ status: res.statusCode ?? 0, body: bytes });
           });
         },
       );
       r.on("error", reject);
       r.end(payload);
-    });
-  }
-
-  /**
-   * A GET whose body stays bytes: W4 reads logs of hundreds of kilobytes at thousands of reads per second, and decoding
-   * each into a string cost this process, not the server under test, a large share of its core.
-   */
-  getBytes(path: string): Promise<Buffer> {
-    const url = new URL(path, this.baseUrl);
-    return new Promise((resolve, reject) => {
-      const r = http.get(url, { agent: this.agent, headers: this.headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          if ((res.statusCode ?? 500) >= 400)
-            reject(new Error(`GET ${path}: ${res.statusCode} ${body.subarray(0, 300).toString("utf8")}`));
-          else resolve(body);
-        });
-      });
-      r.on("error", reject);
     });
   }
 
@@ -188,9 +180,9 @@ export const bareTarget: Target = {
 
 /**
  * The entries of a log's JSON text (each has one `seq` member; inside a JSON string a quote is escaped, so `"seq":`
- * occurs only as a member name), counted in the bytes without decoding or parsing them. W4 reads logs at 1,000+ reads/s: parsing every
- * page in full made this one process, not the server under test, the bottleneck of the platform's rounds (measured:
- * the harness at 80–100 % of a core, the platform at 60–75 %).
+ * occurs only as a member name), counted in the bytes without decoding or parsing them. W4 reads logs at 1,000+
+ * reads/s: parsing every page in full made this one process, not the server under test, the bottleneck of the
+ * platform's rounds (measured: the harness at 80–100 % of a core, the platform at 60–75 %).
  */
 function countEntries(body: Buffer): number {
   let count = 0;

@@ -18,8 +18,8 @@ export interface AgentSnapshot {
 const snapshots = new LruCache<string, AgentSnapshot>({
   maxEntries: 2000,
   maxWeight: 32 * 1024 * 1024,
+  weigh: (snapshot) => JSON.stringify(snapshot.config).length,
 });
-const weighConfig = (snapshot: AgentSnapshot) => JSON.stringify(snapshot.config).length;
 const keyOf = (agentId: string, version: number) => `${agentId}@${version}`;
 
 function deepFreeze<T>(value: T): T {
@@ -33,7 +33,7 @@ function deepFreeze<T>(value: T): T {
 /** Caches a version; `configLength` is the length of its configuration's JSON text where the caller has that text. */
 export function rememberSnapshot(snapshot: AgentSnapshot, configLength?: number): AgentSnapshot {
   const frozen = deepFreeze(snapshot);
-  snapshots.set(keyOf(snapshot.agentId, snapshot.version), frozen, configLength ?? weighConfig(frozen));
+  snapshots.set(keyOf(snapshot.agentId, snapshot.version), frozen, configLength);
   return frozen;
 }
 
