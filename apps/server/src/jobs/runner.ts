@@ -137,12 +137,15 @@ export class JobRunner {
   /**
    * Holds a slot of `kind` for a job the caller is about to insert already leased to `token` in a statement of its own
    * (work that arrives in this process runs here without a notification or a claim): undefined when the process is
-   * stopping or every slot of the kind is busy. The caller then runs the claim it made, or gives the slot back.
+   * stopping, every slot of the kind is busy, or its heap is past its limit. The caller then runs the claim it made, or
+   * gives the slot back.
    */
   reserve(kind: string): ReservedSlot | undefined {
     const state = this.kinds.get(kind);
     if (!state || this.stopped || state.slotsUsed >= state.def.concurrency) return undefined;
-    if (this.options.pressure?.over()) return undefined;
+    // Only memory stops it: the caller's process has taken the work in already, and what a start costs (a model
+    // request sent, then a wait) is paid wherever it starts; through the queue it would only wait for the load to ease.
+    if (this.options.pressure?.memoryOver()) return undefined;
     state.slotsUsed++;
     let used = false;
     return {

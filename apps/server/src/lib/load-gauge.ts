@@ -22,9 +22,14 @@ export function readLoadLimits(env: Record<string, string | undefined>, poolMax:
   };
 }
 
-/** Back-pressure for the job runner: `over()` names the exhausted resource, and `onRelief` calls back once none is. */
+/**
+ * Back-pressure for the job runner: `over()` names the exhausted resource (what the runner claims from the queue waits),
+ * `memoryOver()` only memory (what a process's own API hands it to start waits), and `onRelief` calls back once
+ * `over()` is null again.
+ */
 export interface LoadPressure {
   over(): string | null;
+  memoryOver(): string | null;
   onRelief(callback: () => void): void;
 }
 
@@ -40,6 +45,7 @@ export class LoadGauge implements LoadPressure {
   private readonly timer: NodeJS.Timeout;
   private readonly heapLimit = getHeapStatistics().heap_size_limit;
   private reason: string | null = null;
+  private heapReason: string | null = null;
   private loopDelayMs = 0;
   private readonly relief = new Set<() => void>();
 
@@ -55,6 +61,10 @@ export class LoadGauge implements LoadPressure {
 
   over(): string | null {
     return this.reason;
+  }
+
+  memoryOver(): string | null {
+    return this.heapReason;
   }
 
   onRelief(callback: () => void): void {
@@ -77,14 +87,19 @@ export class LoadGauge implements LoadPressure {
     this.delay.reset();
     const { maxEventLoopDelayMs, maxHeapPercent, maxPoolWaiters } = this.limits;
     const heapPercent = (process.memoryUsage().heapUsed / this.heapLimit) * 100;
-    let reason: string | null = null;
-    if (maxEventLoopDelayMs > 0 && this.loopDelayMs > maxEventLoopDelayMs) {
-      reason = `event-loop delay ${Math.round(this.loopDelayMs)} ms > ${maxEventLoopDelayMs} ms`;
-    } else if (maxHeapPercent < 100 && heapPercent > maxHeapPercent) {
-      reason = `heap ${Math.round(heapPercent)} % of its limit > ${maxHeapPercent} %`;
-    } else if (maxPoolWaiters > 0 && this.pool.waitingCount > maxPoolWaiters) {
-      reason = `${this.pool.waitingCount} queries wait for a database connection > ${maxPoolWaiters}`;
-    }
+    this.heapReason =
+      maxHeapPercent < 100 && heapPercent > maxHeapPercent
+        ? `heap ${Math.round(heapPercent)} % of its limit > ${maxHeapPercent} %`
+        : null;
+    const loopReason =
+      maxEventLoopDelayMs > 0 && this.loopDelayMs > maxEventLoopDelayMs
+        ? `event-loop delay ${Math.round(this.loopDelayMs)} ms > ${maxEventLoopDelayMs} ms`
+        : null;
+    const poolReason =
+      maxPoolWaiters > 0 && this.pool.waitingCount > maxPoolWaiters
+        ? `${this.pool.waitingCount} queries wait for a database connection > ${maxPoolWaiters}`
+        : null;
+    const reason = this.heapReason ?? loopReason ?? poolReason;
     const was = this.reason;
     this.reason = reason;
     if (reason && !was) this.logger.warn({ reason }, "worker under load: claiming no new work until it eases");
