@@ -55,6 +55,15 @@ async function startRunner(kinds: AnyJobKind[], drainMs = 0) {
   return handle;
 }
 
+/**
+ * Resolves once the runner's start-up sweep is over: a job enqueued before then may be claimed by that sweep instead of
+ * by its notification (seen on a loaded machine).
+ */
+async function startUpSweepDone(runner: JobRunner) {
+  const internal = runner as unknown as { pumping?: Promise<void> };
+  await waitUntil("the start-up sweep", async () => (internal.pumping === undefined ? true : undefined));
+}
+
 async function stopRunner(handle: { runner: JobRunner; listener: PgListener }) {
   await handle.runner.stop();
   await handle.listener.close();
@@ -149,7 +158,7 @@ describe("the job runner", () => {
   it("gives the first round of a notified run what the kind's preload read with the claim, and later rounds nothing", async () => {
     const seen: unknown[] = [];
     const asked = deferred();
-    await startRunner([
+    const handle = await startRunner([
       kind(
         "test.preload",
         async (job) => {
@@ -168,6 +177,7 @@ describe("the job runner", () => {
         },
       ),
     ]);
+    await startUpSweepDone(handle.runner);
     await enqueueJob(db.pool, testJob("test.preload"), { key: "p1", payload: { n: 1 } });
     await asked.promise;
     await waitUntil("both rounds", async () => (seen.length === 2 ? true : undefined));

@@ -57,7 +57,8 @@ export async function startRemoteChromium(executable = "/usr/bin/chromium"): Pro
         child.kill("SIGKILL");
         await exited;
       }
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helper processes outlive the killed browser for a moment and may still write to the profile.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
