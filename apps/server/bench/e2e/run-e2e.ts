@@ -17,7 +17,7 @@ import {
   stopProcess,
   TSX,
 } from "./processes.js";
-import { bareTarget, HttpClient, platformTarget, type Target } from "./targets.js";
+import { bareTarget, HttpClient, platformTarget, prepareLog, type Target } from "./targets.js";
 
 const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 2);
 /**
@@ -141,15 +141,8 @@ async function w3Turns(server: Server, agentId: string): Promise<Measured> {
 }
 
 /** Builds a session with a 100-turn log for W4 and returns it with the `seq` of its last entry. */
-async function w4Prepare(server: Server, agentId: string): Promise<{ session: string; lastSeq: number }> {
-  const client = new HttpClient(server.process.url, server.headers, 1);
-  try {
-    const session = await server.target.createSession(client, agentId);
-    for (let i = 0; i < 100; i++) await server.target.turn(client, session, `Message ${i}`);
-    return { session, lastSeq: await server.target.readLog(client, session) };
-  } finally {
-    client.close();
-  }
+function w4Prepare(server: Server, agentId: string): Promise<{ session: string; lastSeq: number }> {
+  return prepareLog(server.target, server.process.url, server.headers, agentId);
 }
 
 async function w4ReadLog(server: Server, log: { session: string; lastSeq: number }): Promise<Measured> {

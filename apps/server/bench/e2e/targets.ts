@@ -180,6 +180,26 @@ export const bareTarget: Target = {
 };
 
 /**
+ * Builds W4's session, a 100-turn log (one turn at a time, on one connection), and returns it with the `seq` of its
+ * last entry. Shared by `run-e2e.ts` and `run-wrk.ts`.
+ */
+export async function prepareLog(
+  target: Target,
+  baseUrl: string,
+  headers: Record<string, string>,
+  agentId: string,
+): Promise<{ session: string; lastSeq: number }> {
+  const client = new HttpClient(baseUrl, headers, 1);
+  try {
+    const session = await target.createSession(client, agentId);
+    for (let i = 0; i < 100; i++) await target.turn(client, session, `Message ${i}`);
+    return { session, lastSeq: await target.readLog(client, session) };
+  } finally {
+    client.close();
+  }
+}
+
+/**
  * The `seq` of the last entry in a log's JSON text, found from its end without decoding or scanning the rest (each
  * entry has one `seq` member; inside a JSON string a quote is escaped, so `"seq":` occurs only as a member name); 0
  * when there is none. W4 reads logs at 1,000+ reads/s in the bench's one client process, on the same cores as the

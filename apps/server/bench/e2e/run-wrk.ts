@@ -1,0 +1,326 @@
+// W1 and W4 of the end-to-end bench (run-e2e.ts) with wrk as the client instead of the bench's own Node.js one: the
+// same two servers, started the same way, the same requests, alternating rounds and medians, so the ratio platform ÷
+// bare is also measured by a client we did not write (and whose per-byte cost, in C, is small on the shared cores).
+// W2 and W3 are not here: a turn follows a Server-Sent Events stream to the turn's end, which wrk cannot do.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { benchPlatformEnv, freshDatabase, markdownTable, percentile } from "../support.js";
+import { DatabaseMeter } from "./database-cost.js";
+import { cpuTimeMs, type Started, startPlatformProcess, startProcess, stopProcess, TSX } from "./processes.js";
+import { bareTarget, HttpClient, platformTarget, prepareLog, type Target } from "./targets.js";
+
+/** Measured seconds of each round (`BENCH_WRK_SECONDS`). */
+const SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
+/** Counted rounds per workload and server, alternating bare, platform, bare, … (`BENCH_WRK_ROUNDS`). */
+const ROUNDS = Number(process.env.BENCH_WRK_ROUNDS ?? 3);
+/** Seconds of one uncounted round per workload and server before the counted ones (`BENCH_WRK_WARMUP_SECONDS`). */
+const WARMUP = Number(process.env.BENCH_WRK_WARMUP_SECONDS ?? 10);
+/** Workloads to run (`BENCH_WRK_ONLY=W4`), both by default. */
+const ONLY = process.env.BENCH_WRK_ONLY?.split(",") ?? ["W1", "W4"];
+const CONNECTIONS = 16;
+const POST_JSON = join(import.meta.dirname, "wrk", "post-json.lua");
+
+function onPath(command: string): boolean {
+  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, command), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+if (!onPath("wrk")) {
+  process.stderr.write("bench:wrk needs wrk on PATH (Debian: apt-get install wrk)\n");
+  process.exit(1);
+}
+
+interface Server {
+  name: string;
+  target: Target;
+  process: Started;
+  /** Headers of every request (the API key on the platform). */
+  headers: Record<string, string>;
+  db: DatabaseMeter;
+}
+
+/** One wrk run: its rate, and what an operation cost the server, its database and wrk itself. */
+interface Measured {
+  value: number;
+  requests: number;
+  cpuMsPerOp: number;
+  pgCpuMsPerOp: number | null;
+  wrkCpuMsPerOp: number;
+  /** This process's (reading the servers' output: the platform logs a line per request at its default level). */
+  benchCpuMsPerOp: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** What a workload asks wrk to send: a path, and a JSON body for a POST. */
+interface Request {
+  path: string;
+  body?: string;
+}
+
+/**
+ * CPU time (user + system) of this process's children that have ended and been waited for, in milliseconds (fields 16
+ * and 17 of /proc/self/stat): across one wrk run, wrk's own (the servers and the fake model run on).
+ */
+function endedChildrenCpuMs(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+function wrk(args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("wrk", args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => {
+      output += c.toString("utf8");
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      output += c.toString("utf8");
+    });
+    child.once("error", reject);
+    child.once("close", (code) => {
+      if (code === 0) resolve(output);
+      else reject(new Error(`wrk exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+function latencyMs(output: string, percent: number): number {
+  const match = new RegExp(`^\\s*${percent}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, "m").exec(output);
+  return match ? Number(match[1]) * UNIT_MS[match[2]!]! : Number.NaN;
+}
+
+/** Runs wrk for `seconds` against `server` and fails on any non-2xx/3xx response or socket error. */
+async function run(server: Server, request: Request, seconds: number): Promise<Measured> {
+  const args = ["-t2", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency"];
+  for (const [name, value] of Object.entries(server.headers)) args.push("-H", `${name}: ${value}`);
+  if (request.body !== undefined) args.push("-s", POST_JSON);
+  args.push(new URL(request.path, server.process.url).toString());
+  const pid = server.process.child.pid!;
+  const cpu = cpuTimeMs(pid);
+  const db = await server.db.mark();
+  const wrkCpu = endedChildrenCpuMs();
+  const benchCpu = process.cpuUsage();
+  const output = await wrk(args, request.body === undefined ? {} : { WRK_METHOD: "POST", WRK_BODY: request.body });
+  const wrkCpuMs = endedChildrenCpuMs() - wrkCpu;
+  const benchUsage = process.cpuUsage(benchCpu);
+  const cpuMs = cpuTimeMs(pid) - cpu;
+  const cost = await server.db.since(db);
+  const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(output);
+  const total = /^\s*(\d+) requests in /m.exec(output);
+  if (!rate || !total) throw new Error(`${server.name}: no "Requests/sec:" in wrk's output:\n${output}`);
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output);
+  if (non2xx && Number(non2xx[1]) > 0)
+    throw new Error(`${server.name}: ${non2xx[1]} responses were not 2xx or 3xx:\n${output}`);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  if (socket?.slice(1).some((n) => Number(n) > 0)) throw new Error(`${server.name}: socket errors:\n${output}`);
+  const requests = Number(total[1]);
+  return {
+    value: Number(rate[1]),
+    requests,
+    cpuMsPerOp: cpuMs / requests,
+    pgCpuMsPerOp: cost.cpuMs === null ? null : cost.cpuMs / requests,
+    wrkCpuMsPerOp: wrkCpuMs / requests,
+    benchCpuMsPerOp: (benchUsage.user + benchUsage.system) / 1000 / requests,
+    p50Ms: latencyMs(output, 50),
+    p99Ms: latencyMs(output, 99),
+  };
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const fixed = (n: number, digits = 0) => n.toFixed(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+const platformDb = await freshDatabase();
+const bareDb = await freshDatabase();
+if (!platformDb || !bareDb) throw new Error("the wrk bench needs PostgreSQL (set BENCH_DATABASE_URL)");
+const dataDir = mkdtempSync(join(tmpdir(), "ap-bench-wrk-"));
+const key = `ap_bench_${randomBytes(16).toString("hex")}`;
+const started: Started[] = [];
+const meters: DatabaseMeter[] = [];
+try {
+  // The servers as run-e2e.ts starts them: the fake model, the built platform (a first start migrates its database),
+  // the bare server.
+  const fake = await startProcess([...TSX, "bench/e2e/fake-model-process.ts"], {}, /LISTENING (\S+)/);
+  started.push(fake);
+  const platformEnv = benchPlatformEnv({
+    databaseUrl: platformDb.url,
+    dataDir,
+    apiKey: key,
+    modelUrl: fake.url,
+    separate: true,
+  });
+  await stopProcess((await startPlatformProcess(platformEnv)).child);
+  const platformProcess = await startPlatformProcess(platformEnv);
+  started.push(platformProcess);
+  const bareProcess = await startProcess(
+    [...TSX, "bench/e2e/bare-e2e-server.ts"],
+    { DATABASE_URL: bareDb.url, MODEL_URL: fake.url },
+    /LISTENING (\S+)/,
+  );
+  started.push(bareProcess);
+
+  const auth = { authorization: `Bearer ${key}` };
+  const context = await new HttpClient(platformProcess.url, auth, 1).request("GET", "/v1/platform/context");
+  const projectId = (JSON.parse(context.body) as { project: { id: string } }).project.id;
+  const platform: Server = {
+    name: "platform",
+    target: platformTarget(projectId),
+    process: platformProcess,
+    headers: auth,
+    db: await DatabaseMeter.open(platformDb.url),
+  };
+  meters.push(platform.db);
+  const bare: Server = {
+    name: "bare",
+    target: bareTarget,
+    process: bareProcess,
+    headers: {},
+    db: await DatabaseMeter.open(bareDb.url),
+  };
+  meters.push(bare.db);
+  out(
+    `wrk · platform ${platformProcess.url} (ROLE=all, defaults) · bare ${bareProcess.url} · wrk -t2 -c${CONNECTIONS} · ${ROUNDS} alternating rounds of ${SECONDS} s each, after ${WARMUP} s of an uncounted round per workload and server`,
+  );
+
+  const rows: string[][] = [];
+  const median = (values: number[]) => percentile(values, 50);
+  const ms = (value: number) => `${value.toFixed(value < 1 ? 3 : 2)} ms`;
+  const msOrUnknown = (values: (number | null)[]) =>
+    values.every((v) => v !== null) ? ms(median(values as number[])) : "?";
+
+  /** Checks one request with a normal client before wrk repeats it (wrk itself only counts non-2xx/3xx statuses). */
+  const check = async (server: Server, request: Request, verify: (status: number, body: string) => void) => {
+    const client = new HttpClient(server.process.url, server.headers, 1);
+    try {
+      const res = await client.request(
+        request.body === undefined ? "GET" : "POST",
+        request.path,
+        request.body === undefined ? undefined : JSON.parse(request.body),
+      );
+      verify(res.status, res.body);
+    } finally {
+      client.close();
+    }
+  };
+
+  const measure = async (label: string, unit: string, requests: Map<Server, Request>) => {
+    process.stderr.write(`${label}…\n`);
+    for (const server of [bare, platform]) {
+      const w = await run(server, requests.get(server)!, WARMUP);
+      process.stderr.write(`  warm-up ${server.name}: ${fixed(w.value, 1)} ${unit}\n`);
+    }
+    const b: Measured[] = [];
+    const p: Measured[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      b.push(await run(bare, requests.get(bare)!, SECONDS));
+      p.push(await run(platform, requests.get(platform)!, SECONDS));
+    }
+    const values = (list: Measured[]) =>
+      list.map(
+        (m) =>
+          `${fixed(m.value, 1)} (${m.cpuMsPerOp.toFixed(3)} ms CPU, PostgreSQL ${m.pgCpuMsPerOp?.toFixed(3) ?? "?"} ms, wrk ${m.wrkCpuMsPerOp.toFixed(3)} ms, this process ${m.benchCpuMsPerOp.toFixed(3)} ms; p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms)`,
+      );
+    process.stderr.write(`  bare ${values(b).join(", ")}\n  platform ${values(p).join(", ")}\n`);
+    const ratios = p.map((m, i) => m.value / b[i]!.value);
+    const cpuRatios = p.map((m, i) => m.cpuMsPerOp / b[i]!.cpuMsPerOp);
+    const spread = ROUNDS > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : "";
+    rows.push([
+      label,
+      `${fixed(median(p.map((m) => m.value)))} ${unit}`,
+      `${fixed(median(b.map((m) => m.value)))} ${unit}`,
+      `${median(ratios).toFixed(2)}×${spread}`,
+      `${ms(median(p.map((m) => m.cpuMsPerOp)))} · ${ms(median(b.map((m) => m.cpuMsPerOp)))} · ${median(cpuRatios).toFixed(1)}×`,
+      `${msOrUnknown(p.map((m) => m.pgCpuMsPerOp))} · ${msOrUnknown(b.map((m) => m.pgCpuMsPerOp))}`,
+      `${ms(median(p.map((m) => m.wrkCpuMsPerOp)))} · ${ms(median(b.map((m) => m.wrkCpuMsPerOp)))}`,
+    ]);
+  };
+
+  if (ONLY.includes("W1")) {
+    // run-e2e.ts names each agent `Bench agent <i>`; wrk sends one request again and again, so all share a name.
+    const agent = { name: "Bench agent", model: "openai-compatible/fake-model", system: "Be brief." };
+    const body = JSON.stringify(agent);
+    const requests = new Map<Server, Request>([
+      [platform, { path: `/v1/projects/${projectId}/agents`, body }],
+      [bare, { path: "/agents", body }],
+    ]);
+    for (const server of [bare, platform])
+      await check(server, requests.get(server)!, (status, text) => {
+        const created = JSON.parse(text) as { id?: unknown };
+        if (status !== 201 || typeof created.id !== "string")
+          throw new Error(`${server.name}: creating an agent answered ${status} ${text.slice(0, 300)}`);
+      });
+    await measure("W1 create an agent, 16 connections", "/s", requests);
+  }
+
+  if (ONLY.includes("W4")) {
+    // The log of run-e2e.ts's W4: a session of 100 turns, read whole (one page on the platform, at the same URL).
+    const agentOf = async (server: Server) => {
+      const client = new HttpClient(server.process.url, server.headers, 1);
+      try {
+        return await server.target.createAgent(client, 0);
+      } finally {
+        client.close();
+      }
+    };
+    const logs = new Map<Server, { session: string; lastSeq: number }>();
+    for (const server of [platform, bare])
+      logs.set(server, await prepareLog(server.target, server.process.url, server.headers, await agentOf(server)));
+    const requests = new Map<Server, Request>([
+      [platform, { path: `/v1/projects/${projectId}/sessions/${logs.get(platform)!.session}/events?afterSeq=0` }],
+      [bare, { path: `/sessions/${logs.get(bare)!.session}/events` }],
+    ]);
+    const entries = new Map([
+      [platform, 500],
+      [bare, 200],
+    ]);
+    for (const server of [bare, platform])
+      await check(server, requests.get(server)!, (status, text) => {
+        const page = JSON.parse(text) as { data: { seq: number }[]; hasMore?: boolean };
+        const problem =
+          status !== 200
+            ? `status ${status}`
+            : page.data.length !== entries.get(server)
+              ? `${page.data.length} entries, expected ${entries.get(server)}`
+              : page.data.at(-1)?.seq !== logs.get(server)!.lastSeq
+                ? `last seq ${page.data.at(-1)?.seq}, expected ${logs.get(server)!.lastSeq}`
+                : server === platform && page.hasMore !== false
+                  ? `hasMore is ${page.hasMore}: the log is more than one page`
+                  : null;
+        if (problem) throw new Error(`${server.name}: reading the log: ${problem}`);
+        process.stderr.write(
+          `  ${server.name}'s log: ${page.data.length} entries, ${fixed(Buffer.byteLength(text))} bytes\n`,
+        );
+      });
+    await measure("W4 read a 100-turn log, 16 connections", "reads/s", requests);
+  }
+
+  const header = [
+    "Workload (wrk)",
+    "Platform (median)",
+    "Bare server (median)",
+    "Ratio: median (range)",
+    "Server CPU per operation: platform · bare · ratio",
+    "PostgreSQL CPU per op: platform · bare",
+    "wrk's CPU per op: platform · bare",
+  ];
+  out("");
+  for (const l of markdownTable(header, rows)) out(l);
+  out("");
+} finally {
+  for (const m of meters) await m.close();
+  for (const p of started.reverse()) await stopProcess(p.child);
+  await platformDb.drop();
+  await bareDb.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
