@@ -2,22 +2,11 @@
 // a bare node:http + pg server doing the same persistent work, each in its own process, on databases of their own, with
 // an instant OpenAI-compatible fake model in a third process. Every figure is printed with its ratio to the bare server
 // measured in the same run.
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { benchPlatformEnv, freshDatabase, markdownTable, percentile } from "../support.js";
-import { type DatabaseCost, DatabaseMeter } from "./database-cost.js";
-import {
-  cpuTimeMs,
-  peakRssMiB,
-  type Started,
-  startPlatformProcess,
-  startProcess,
-  stopProcess,
-  TSX,
-} from "./processes.js";
-import { bareTarget, HttpClient, platformTarget, prepareLog, type Target } from "./targets.js";
+import { percentile } from "../support.js";
+import { printRatioTable, type Server, startBenchServers } from "./bench-servers.js";
+import type { DatabaseCost } from "./database-cost.js";
+import { cpuTimeMs, peakRssMiB } from "./processes.js";
+import { bareTarget, HttpClient, platformTarget, prepareLog } from "./targets.js";
 
 const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 2);
 /**
@@ -30,14 +19,6 @@ const ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 3);
 const WARMUP = Number(process.env.BENCH_E2E_WARMUP_SECONDS ?? 10);
 /** Workloads to run (`BENCH_E2E_ONLY=W1,W3`), all by default. */
 const ONLY = process.env.BENCH_E2E_ONLY?.split(",") ?? ["W1", "W2", "W3", "W4"];
-
-interface Server {
-  target: Target;
-  process: Started;
-  headers: Record<string, string>;
-  /** Its database's side: backends' CPU and WAL. */
-  db: DatabaseMeter;
-}
 
 /**
  * A workload's figure, with the server process's CPU time (user + system) per operation while it was measured, and
@@ -161,68 +142,29 @@ async function w4ReadLog(server: Server, log: { session: string; lastSeq: number
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fixed = (n: number, digits = 0) => n.toFixed(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
-const platformDb = await freshDatabase();
-const bareDb = await freshDatabase();
-if (!platformDb || !bareDb) throw new Error("the end-to-end bench needs PostgreSQL (set BENCH_DATABASE_URL)");
-const dataDir = mkdtempSync(join(tmpdir(), "ap-bench-e2e-"));
-const key = `ap_bench_${randomBytes(16).toString("hex")}`;
-const started: Started[] = [];
-const meters: DatabaseMeter[] = [];
+// `BENCH_AB_DIST=dist-before`: another build of the platform (a copy of `dist` made before a change) takes the bare
+// server's place, so the ratios are an A/B of the change in alternating rounds.
+const servers = await startBenchServers("e2e", {
+  split: process.env.BENCH_SPLIT === "1",
+  abDist: process.env.BENCH_AB_DIST,
+});
+const platformProcess = servers.platform;
+const bareProcess = servers.bare;
 try {
-  const fake = await startProcess([...TSX, "bench/e2e/fake-model-process.ts"], {}, /LISTENING (\S+)/);
-  started.push(fake);
-  const platformEnv = benchPlatformEnv({
-    databaseUrl: platformDb.url,
-    dataDir,
-    apiKey: key,
-    modelUrl: fake.url,
-    separate: true,
-  });
-  // The first start migrates the database; the second measures a start on an already-migrated one.
-  await stopProcess((await startPlatformProcess(platformEnv)).child);
-  const split = process.env.BENCH_SPLIT === "1";
-  const platformProcess = await startPlatformProcess(split ? { ...platformEnv, ROLE: "api" } : platformEnv);
-  started.push(platformProcess);
-  if (split) started.push(await startPlatformProcess({ ...platformEnv, ROLE: "worker", LOG_LEVEL: "info" }));
-  // `BENCH_AB_DIST=dist-before`: another build of the platform (a copy of `dist` made before a change) takes the bare
-  // server's place, so the ratios are an A/B of the change in alternating rounds.
-  const abDist = process.env.BENCH_AB_DIST;
-  const abEnv = abDist && { ...platformEnv, DATABASE_URL: bareDb.url, SECRETS_KEY: randomBytes(32).toString("base64") };
-  if (abEnv) await stopProcess((await startPlatformProcess(abEnv, abDist)).child);
-  const bareProcess = abEnv
-    ? await startPlatformProcess(abEnv, abDist)
-    : await startProcess(
-        [...TSX, "bench/e2e/bare-e2e-server.ts"],
-        {
-          DATABASE_URL: bareDb.url,
-          MODEL_URL: fake.url,
-        },
-        /LISTENING (\S+)/,
-      );
-  started.push(bareProcess);
-
-  const auth = { authorization: `Bearer ${key}` };
-  const context = await new HttpClient(platformProcess.url, auth, 1).request("GET", "/v1/platform/context");
-  const projectId = (JSON.parse(context.body) as { project: { id: string } }).project.id;
   const platform: Server = {
-    target: platformTarget(projectId),
+    name: "platform",
+    target: platformTarget(servers.projectId),
     process: platformProcess,
-    headers: auth,
-    db: await DatabaseMeter.open(platformDb.url),
+    headers: servers.auth,
+    db: servers.platformDb,
   };
-  const abProject = async () =>
-    (
-      JSON.parse((await new HttpClient(bareProcess.url, auth, 1).request("GET", "/v1/platform/context")).body) as {
-        project: { id: string };
-      }
-    ).project.id;
   const bare: Server = {
-    target: abEnv ? platformTarget(await abProject()) : bareTarget,
+    name: "bare",
+    target: servers.abProjectId ? platformTarget(servers.abProjectId) : bareTarget,
     process: bareProcess,
-    headers: abEnv ? auth : {},
-    db: await DatabaseMeter.open(bareDb.url),
+    headers: servers.abProjectId ? servers.auth : {},
+    db: servers.bareDb,
   };
-  meters.push(platform.db, bare.db);
   out(
     `end to end · platform ${platformProcess.url} (ROLE=all, defaults) · bare ${bareProcess.url} · ${ROUNDS} alternating rounds of ${SECONDS} s each, after ${WARMUP} s of uncounted rounds per workload and server`,
   );
@@ -326,24 +268,16 @@ try {
     "",
   ]);
 
-  const header = [
+  printRatioTable(
+    out,
     "Workload",
-    "Platform (median)",
-    "Bare server (median)",
-    "Ratio: median (range)",
-    "Server CPU per operation: platform · bare · ratio",
-    "PostgreSQL CPU per op: platform · bare",
-    "WAL per op: platform · bare",
-    "Writing transactions per op: platform · bare",
-    "First round from a cold start: platform · bare · ratio",
-  ];
-  out("");
-  for (const l of markdownTable(header, rows)) out(l);
-  out("");
+    [
+      "WAL per op: platform · bare",
+      "Writing transactions per op: platform · bare",
+      "First round from a cold start: platform · bare · ratio",
+    ],
+    rows,
+  );
 } finally {
-  for (const m of meters) await m.close();
-  for (const p of started.reverse()) await stopProcess(p.child);
-  await platformDb.drop();
-  await bareDb.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await servers.stop();
 }

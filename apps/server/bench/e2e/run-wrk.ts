@@ -3,14 +3,12 @@
 // bare is also measured by a client we did not write (and whose per-byte cost, in C, is small on the shared cores).
 // W2 and W3 are not here: a turn follows a Server-Sent Events stream to the turn's end, which wrk cannot do.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { accessSync, constants, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { benchPlatformEnv, freshDatabase, markdownTable, percentile } from "../support.js";
-import { DatabaseMeter } from "./database-cost.js";
-import { cpuTimeMs, type Started, startPlatformProcess, startProcess, stopProcess, TSX } from "./processes.js";
-import { bareTarget, HttpClient, platformTarget, prepareLog, type Target } from "./targets.js";
+import { percentile } from "../support.js";
+import { printRatioTable, type Server, startBenchServers } from "./bench-servers.js";
+import { cpuTimeMs } from "./processes.js";
+import { bareTarget, HttpClient, platformTarget, prepareLog } from "./targets.js";
 
 /** Measured seconds of each round (`BENCH_WRK_SECONDS`). */
 const SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
@@ -37,15 +35,6 @@ function onPath(command: string): boolean {
 if (!onPath("wrk")) {
   process.stderr.write("bench:wrk needs wrk on PATH (Debian: apt-get install wrk)\n");
   process.exit(1);
-}
-
-interface Server {
-  name: string;
-  target: Target;
-  process: Started;
-  /** Headers of every request (the API key on the platform). */
-  headers: Record<string, string>;
-  db: DatabaseMeter;
 }
 
 /** One wrk run: its rate, and what an operation cost the server, its database and wrk itself. */
@@ -141,54 +130,26 @@ async function run(server: Server, request: Request, seconds: number): Promise<M
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fixed = (n: number, digits = 0) => n.toFixed(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
-const platformDb = await freshDatabase();
-const bareDb = await freshDatabase();
-if (!platformDb || !bareDb) throw new Error("the wrk bench needs PostgreSQL (set BENCH_DATABASE_URL)");
-const dataDir = mkdtempSync(join(tmpdir(), "ap-bench-wrk-"));
-const key = `ap_bench_${randomBytes(16).toString("hex")}`;
-const started: Started[] = [];
-const meters: DatabaseMeter[] = [];
+// The servers as run-e2e.ts starts them.
+const servers = await startBenchServers("wrk");
+const platformProcess = servers.platform;
+const bareProcess = servers.bare;
+const projectId = servers.projectId;
 try {
-  // The servers as run-e2e.ts starts them: the fake model, the built platform (a first start migrates its database),
-  // the bare server.
-  const fake = await startProcess([...TSX, "bench/e2e/fake-model-process.ts"], {}, /LISTENING (\S+)/);
-  started.push(fake);
-  const platformEnv = benchPlatformEnv({
-    databaseUrl: platformDb.url,
-    dataDir,
-    apiKey: key,
-    modelUrl: fake.url,
-    separate: true,
-  });
-  await stopProcess((await startPlatformProcess(platformEnv)).child);
-  const platformProcess = await startPlatformProcess(platformEnv);
-  started.push(platformProcess);
-  const bareProcess = await startProcess(
-    [...TSX, "bench/e2e/bare-e2e-server.ts"],
-    { DATABASE_URL: bareDb.url, MODEL_URL: fake.url },
-    /LISTENING (\S+)/,
-  );
-  started.push(bareProcess);
-
-  const auth = { authorization: `Bearer ${key}` };
-  const context = await new HttpClient(platformProcess.url, auth, 1).request("GET", "/v1/platform/context");
-  const projectId = (JSON.parse(context.body) as { project: { id: string } }).project.id;
   const platform: Server = {
     name: "platform",
     target: platformTarget(projectId),
     process: platformProcess,
-    headers: auth,
-    db: await DatabaseMeter.open(platformDb.url),
+    headers: servers.auth,
+    db: servers.platformDb,
   };
-  meters.push(platform.db);
   const bare: Server = {
     name: "bare",
     target: bareTarget,
     process: bareProcess,
     headers: {},
-    db: await DatabaseMeter.open(bareDb.url),
+    db: servers.bareDb,
   };
-  meters.push(bare.db);
   out(
     `wrk · platform ${platformProcess.url} (ROLE=all, defaults) · bare ${bareProcess.url} · wrk -t2 -c${CONNECTIONS} · ${ROUNDS} alternating rounds of ${SECONDS} s each, after ${WARMUP} s of an uncounted round per workload and server`,
   );
@@ -305,22 +266,7 @@ try {
     await measure("W4 read a 100-turn log, 16 connections", "reads/s", requests);
   }
 
-  const header = [
-    "Workload (wrk)",
-    "Platform (median)",
-    "Bare server (median)",
-    "Ratio: median (range)",
-    "Server CPU per operation: platform · bare · ratio",
-    "PostgreSQL CPU per op: platform · bare",
-    "wrk's CPU per op: platform · bare",
-  ];
-  out("");
-  for (const l of markdownTable(header, rows)) out(l);
-  out("");
+  printRatioTable(out, "Workload (wrk)", ["wrk's CPU per op: platform · bare"], rows);
 } finally {
-  for (const m of meters) await m.close();
-  for (const p of started.reverse()) await stopProcess(p.child);
-  await platformDb.drop();
-  await bareDb.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await servers.stop();
 }
