@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { benchPlatformEnv, freshDatabase, markdownTable } from "../support.js";
 import { DatabaseMeter } from "./database-cost.js";
 import { type Started, startPlatformProcess, startProcess, stopProcess, TSX } from "./processes.js";
-import { HttpClient, type Target } from "./targets.js";
+import { bareTarget, HttpClient, platformTarget, type Target } from "./targets.js";
 
 /** A server under test as a workload drives it: its requests, its process, its headers, its database's meter. */
 export interface Server {
@@ -22,20 +22,12 @@ export interface Server {
 }
 
 export interface BenchServers {
-  platform: Started;
-  bare: Started;
-  /** The platform's database URL, and the bare server's. */
-  platformDbUrl: string;
-  bareDbUrl: string;
-  /** Meters of the two databases (closed by `stop`). */
-  platformDb: DatabaseMeter;
-  bareDb: DatabaseMeter;
-  /** The platform's API key, as an Authorization header. */
-  auth: Record<string, string>;
-  /** The project of that key. */
+  /** The platform. */
+  platform: Server;
+  /** The project of the platform's API key (its routes' `/v1/projects/:projectId`). */
   projectId: string;
-  /** When the bare server's place is taken by another build of the platform (`abDist`): its project, same key. */
-  abProjectId: string | undefined;
+  /** The bare server, or another build of the platform in its place (`abDist`). */
+  bare: Server;
   /** Closes the meters, stops every process (last started first), drops both databases, removes the data directory. */
   stop(): Promise<void>;
 }
@@ -102,17 +94,27 @@ export async function startBenchServers(purpose: string, options: BenchServerOpt
         client.close();
       }
     };
-    meters.push(await DatabaseMeter.open(platformDb.url), await DatabaseMeter.open(bareDb.url));
+    const projectId = await projectOf(platform.url);
+    const platformMeter = await DatabaseMeter.open(platformDb.url);
+    meters.push(platformMeter);
+    const bareMeter = await DatabaseMeter.open(bareDb.url);
+    meters.push(bareMeter);
     return {
-      platform,
-      bare,
-      platformDbUrl: platformDb.url,
-      bareDbUrl: bareDb.url,
-      platformDb: meters[0]!,
-      bareDb: meters[1]!,
-      auth,
-      projectId: await projectOf(platform.url),
-      abProjectId: abEnv ? await projectOf(bare.url) : undefined,
+      platform: {
+        name: "platform",
+        target: platformTarget(projectId),
+        process: platform,
+        headers: auth,
+        db: platformMeter,
+      },
+      projectId,
+      bare: {
+        name: "bare",
+        target: abEnv ? platformTarget(await projectOf(bare.url)) : bareTarget,
+        process: bare,
+        headers: abEnv ? auth : {},
+        db: bareMeter,
+      },
       stop,
     };
   } catch (error) {

@@ -6,7 +6,7 @@ import { percentile } from "../support.js";
 import { printRatioTable, type Server, startBenchServers } from "./bench-servers.js";
 import type { DatabaseCost } from "./database-cost.js";
 import { cpuTimeMs, peakRssMiB } from "./processes.js";
-import { bareTarget, HttpClient, platformTarget, prepareLog } from "./targets.js";
+import { HttpClient, prepareLog } from "./targets.js";
 
 const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 2);
 /**
@@ -148,23 +148,10 @@ const servers = await startBenchServers("e2e", {
   split: process.env.BENCH_SPLIT === "1",
   abDist: process.env.BENCH_AB_DIST,
 });
-const platformProcess = servers.platform;
-const bareProcess = servers.bare;
+const { platform, bare } = servers;
+const platformProcess = platform.process;
+const bareProcess = bare.process;
 try {
-  const platform: Server = {
-    name: "platform",
-    target: platformTarget(servers.projectId),
-    process: platformProcess,
-    headers: servers.auth,
-    db: servers.platformDb,
-  };
-  const bare: Server = {
-    name: "bare",
-    target: servers.abProjectId ? platformTarget(servers.abProjectId) : bareTarget,
-    process: bareProcess,
-    headers: servers.abProjectId ? servers.auth : {},
-    db: servers.bareDb,
-  };
   out(
     `end to end · platform ${platformProcess.url} (ROLE=all, defaults) · bare ${bareProcess.url} · ${ROUNDS} alternating rounds of ${SECONDS} s each, after ${WARMUP} s of uncounted rounds per workload and server`,
   );

@@ -8,7 +8,7 @@ import { delimiter, join } from "node:path";
 import { percentile } from "../support.js";
 import { printRatioTable, type Server, startBenchServers } from "./bench-servers.js";
 import { cpuTimeMs } from "./processes.js";
-import { bareTarget, HttpClient, platformTarget, prepareLog } from "./targets.js";
+import { HttpClient, prepareLog } from "./targets.js";
 
 /** Measured seconds of each round (`BENCH_WRK_SECONDS`). */
 const SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
@@ -132,24 +132,10 @@ const fixed = (n: number, digits = 0) => n.toFixed(digits).replace(/\B(?=(\d{3})
 
 // The servers as run-e2e.ts starts them.
 const servers = await startBenchServers("wrk");
-const platformProcess = servers.platform;
-const bareProcess = servers.bare;
-const projectId = servers.projectId;
+const { platform, bare, projectId } = servers;
+const platformProcess = platform.process;
+const bareProcess = bare.process;
 try {
-  const platform: Server = {
-    name: "platform",
-    target: platformTarget(projectId),
-    process: platformProcess,
-    headers: servers.auth,
-    db: servers.platformDb,
-  };
-  const bare: Server = {
-    name: "bare",
-    target: bareTarget,
-    process: bareProcess,
-    headers: {},
-    db: servers.bareDb,
-  };
   out(
     `wrk · platform ${platformProcess.url} (ROLE=all, defaults) · bare ${bareProcess.url} · wrk -t2 -c${CONNECTIONS} · ${ROUNDS} alternating rounds of ${SECONDS} s each, after ${WARMUP} s of an uncounted round per workload and server`,
   );
