@@ -103,6 +103,8 @@ describe.skipIf(!hasChromium)("lists, layout and accessibility", () => {
     expect(page.url()).toContain("search=no+such+title+anywhere");
     await screenshot("sessions-no-match");
     await page.getByRole("button", { name: "Clear filters" }).click();
+    // The field shows the cleared URL's value once the page has re-rendered; text typed before that is replaced.
+    await expect.poll(() => page.getByLabel("Title").inputValue()).toBe("");
     await page.getByLabel("Title").fill("Session 12");
     await page.getByLabel("Title").press("Enter");
     const titles = async () =>
