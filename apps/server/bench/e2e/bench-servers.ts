@@ -19,6 +19,8 @@ export interface Server {
   headers: Record<string, string>;
   /** Its database's side: backends' CPU and WAL. */
   db: DatabaseMeter;
+  /** The project of its API key, where it is a build of the platform (the platform, or the bare's place in an A/B). */
+  projectId?: string;
 }
 
 export interface BenchServers {
@@ -95,6 +97,7 @@ export async function startBenchServers(purpose: string, options: BenchServerOpt
       }
     };
     const projectId = await projectOf(platform.url);
+    const abProjectId = abEnv ? await projectOf(bare.url) : undefined;
     const platformMeter = await DatabaseMeter.open(platformDb.url);
     meters.push(platformMeter);
     const bareMeter = await DatabaseMeter.open(bareDb.url);
@@ -106,14 +109,16 @@ export async function startBenchServers(purpose: string, options: BenchServerOpt
         process: platform,
         headers: auth,
         db: platformMeter,
+        projectId,
       },
       projectId,
       bare: {
         name: "bare",
-        target: abEnv ? platformTarget(await projectOf(bare.url)) : bareTarget,
+        target: abProjectId ? platformTarget(abProjectId) : bareTarget,
         process: bare,
         headers: abEnv ? auth : {},
         db: bareMeter,
+        projectId: abProjectId,
       },
       stop,
     };

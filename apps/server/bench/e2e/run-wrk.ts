@@ -3,10 +3,10 @@
 // bare is also measured by a client we did not write (and whose per-byte cost, in C, is small on the shared cores).
 // W2 and W3 are not here: a turn follows a Server-Sent Events stream to the turn's end, which wrk cannot do.
 import { spawn } from "node:child_process";
-import { accessSync, constants, readFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { percentile } from "../support.js";
 import { printRatioTable, type Server, startBenchServers } from "./bench-servers.js";
+import { endedChildrenCpuMs, onPath } from "./child-tools.js";
 import { cpuTimeMs } from "./processes.js";
 import { HttpClient, prepareLog } from "./targets.js";
 
@@ -20,17 +20,6 @@ const WARMUP = Number(process.env.BENCH_WRK_WARMUP_SECONDS ?? 10);
 const ONLY = process.env.BENCH_WRK_ONLY?.split(",") ?? ["W1", "W4"];
 const CONNECTIONS = 16;
 const POST_JSON = join(import.meta.dirname, "wrk", "post-json.lua");
-
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
-    try {
-      accessSync(join(dir, command), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
 
 if (!onPath("wrk")) {
   process.stderr.write("bench:wrk needs wrk on PATH (Debian: apt-get install wrk)\n");
@@ -54,15 +43,6 @@ interface Measured {
 interface Request {
   path: string;
   body?: string;
-}
-
-/**
- * CPU time (user + system) of this process's children that have ended and been waited for, in milliseconds (fields 16
- * and 17 of /proc/self/stat): across one wrk run, wrk's own (the servers and the fake model run on).
- */
-function endedChildrenCpuMs(): number {
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 function wrk(args: string[], env: Record<string, string>): Promise<string> {
@@ -130,9 +110,10 @@ async function run(server: Server, request: Request, seconds: number): Promise<M
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fixed = (n: number, digits = 0) => n.toFixed(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
-// The servers as run-e2e.ts starts them.
-const servers = await startBenchServers("wrk");
-const { platform, bare, projectId } = servers;
+// The servers as run-e2e.ts starts them; `BENCH_AB_DIST=dist-before` puts another build of the platform (a copy of
+// `dist` made before a change) in the bare server's place, as in run-e2e.ts.
+const servers = await startBenchServers("wrk", { abDist: process.env.BENCH_AB_DIST });
+const { platform, bare } = servers;
 const platformProcess = platform.process;
 const bareProcess = bare.process;
 try {
@@ -197,10 +178,9 @@ try {
     // run-e2e.ts names each agent `Bench agent <i>`; wrk sends one request again and again, so all share a name.
     const agent = { name: "Bench agent", model: "openai-compatible/fake-model", system: "Be brief." };
     const body = JSON.stringify(agent);
-    const requests = new Map<Server, Request>([
-      [platform, { path: `/v1/projects/${projectId}/agents`, body }],
-      [bare, { path: "/agents", body }],
-    ]);
+    const requests = new Map<Server, Request>(
+      [platform, bare].map((s) => [s, { path: s.projectId ? `/v1/projects/${s.projectId}/agents` : "/agents", body }]),
+    );
     for (const server of [bare, platform])
       await check(server, requests.get(server)!, (status, text) => {
         const created = JSON.parse(text) as { id?: unknown };
@@ -223,14 +203,20 @@ try {
     const logs = new Map<Server, { session: string; lastSeq: number }>();
     for (const server of [platform, bare])
       logs.set(server, await prepareLog(server.target, server.process.url, server.headers, await agentOf(server)));
-    const requests = new Map<Server, Request>([
-      [platform, { path: `/v1/projects/${projectId}/sessions/${logs.get(platform)!.session}/events?afterSeq=0` }],
-      [bare, { path: `/sessions/${logs.get(bare)!.session}/events` }],
-    ]);
-    const entries = new Map([
-      [platform, 500],
-      [bare, 200],
-    ]);
+    const requests = new Map<Server, Request>(
+      [platform, bare].map((s) => {
+        const session = logs.get(s)!.session;
+        return [
+          s,
+          {
+            path: s.projectId
+              ? `/v1/projects/${s.projectId}/sessions/${session}/events?afterSeq=0`
+              : `/sessions/${session}/events`,
+          },
+        ];
+      }),
+    );
+    const entries = new Map([platform, bare].map((s) => [s, s.projectId ? 500 : 200]));
     for (const server of [bare, platform])
       await check(server, requests.get(server)!, (status, text) => {
         const page = JSON.parse(text) as { data: { seq: number }[]; hasMore?: boolean };
@@ -241,7 +227,7 @@ try {
               ? `${page.data.length} entries, expected ${entries.get(server)}`
               : page.data.at(-1)?.seq !== logs.get(server)!.lastSeq
                 ? `last seq ${page.data.at(-1)?.seq}, expected ${logs.get(server)!.lastSeq}`
-                : server === platform && page.hasMore !== false
+                : server.projectId && page.hasMore !== false
                   ? `hasMore is ${page.hasMore}: the log is more than one page`
                   : null;
         if (problem) throw new Error(`${server.name}: reading the log: ${problem}`);

@@ -1,0 +1,3 @@
+module agentplatform/benchclient
+
+go 1.19
