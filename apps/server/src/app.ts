@@ -11,6 +11,7 @@ import { datasetRoutes } from "./datasets/routes.js";
 import { environmentRoutes } from "./environments/routes.js";
 import { experimentRoutes } from "./experiments/index.js";
 import { governanceRoutes } from "./governance/routes.js";
+import { ApiRoutes } from "./http/api-dispatch.js";
 import { authenticate } from "./http/authenticate.js";
 import { compressResponses } from "./http/compression.js";
 import { consoleDist, consoleRouter } from "./http/console.js";
@@ -37,7 +38,7 @@ import { serverlessToolRoutes } from "./serverless-tools/routes.js";
 import type { LocalTurnsLink } from "./sessions/index.js";
 import { sessionRoutes } from "./sessions/routes.js";
 import { skillFileDownloads } from "./skills/file-links.js";
-import { registerSkillsRoutes } from "./skills/routes.js";
+import { registerSkillsRoutes, skillsApiContract } from "./skills/routes.js";
 import { vaultRoutes } from "./vaults/routes.js";
 import { webhookRoutes } from "./webhooks/index.js";
 import { registerSessionFileRoutes } from "./workspaces/routes.js";
@@ -61,64 +62,80 @@ export function createApp(
   if (!/^(false|0|off)$/i.test(ctx.config.env.HTTP_COMPRESSION ?? "")) app.use(compressResponses());
   const cors = corsFor(ctx.config.env.CORS_ORIGINS);
   if (cors) app.use(cors);
-  app.use(healthRouter(ctx));
+  const api = new ApiRoutes();
+  // What is not the keyed API (health, metrics, docs, console, signed file links), skipped by the API's requests.
+  const site = express.Router();
+  site.use(healthRouter(ctx));
   const prometheus = telemetry?.prometheus;
-  if (prometheus) app.get("/metrics", (req, res) => prometheus(req, res));
-  app.use(docsRouter());
-  app.use(consoleRouter(consoleDist()));
-  app.use(`${PUBLIC_PREFIX}/skills`, skillFileDownloads(ctx));
-  app.use(`${PUBLIC_PREFIX}/artifacts`, artifactFileDownloads(ctx));
+  if (prometheus) site.get("/metrics", (req, res) => prometheus(req, res));
+  site.use(docsRouter());
+  site.use(consoleRouter(consoleDist()));
+  site.use(`${PUBLIC_PREFIX}/skills`, skillFileDownloads(ctx));
+  site.use(`${PUBLIC_PREFIX}/artifacts`, artifactFileDownloads(ctx));
+  app.use((req, res, next) => (api.owns(req.path) ? next() : site(req, res, next)));
   const auth = authenticate(ctx);
   // Unset RATE_LIMIT_PER_MINUTE: no limiter in the chain at all.
   const rateLimit = rateLimitFor(ctx.config.env.RATE_LIMIT_PER_MINUTE, ctx.db.pool, ctx.logger);
   app.use("/v1", auth, ...(rateLimit ? [rateLimit] : []), jsonBody, idempotency(ctx));
 
   const options = { requestValidationErrorHandler, responseValidation: true } as const;
-  // Express tries routes in registration order, so the busiest come first. The hottest routes (event ingestion and log
-  // reads) skip response re-validation: their bodies are built field by field by the session serializers, and
-  // test/sessions/sessions-contract.test.ts checks them against the contract.
-  createExpressEndpoints(contract.sessions, sessionRoutes(ctx, localTurns), app, {
-    ...options,
-    responseValidation: false,
-  });
+  // Within an area, Express tries routes in registration order, so the busiest come first. The hottest routes (event
+  // ingestion and log reads) skip response re-validation: their bodies are built field by field by the session
+  // serializers, and test/sessions/sessions-contract.test.ts checks them against the contract.
+  api.add(contract.sessions, (r) =>
+    createExpressEndpoints(contract.sessions, sessionRoutes(ctx, localTurns), r, {
+      ...options,
+      responseValidation: false,
+    }),
+  );
   // Agent creation is built from the configuration the contract just validated on input, and reads (get, list, list
   // versions) from each version's configuration as the contract shapes it (version-snapshots.ts, readableConfig):
   // test/agents/agents-contract.test.ts checks what they send. The agent's writes keep the re-validation.
   const { create, get, list, listVersions, ...writeRoutes } = agentRoutes(ctx);
   const agentsContract = contract.agents;
-  createExpressEndpoints(
-    {
-      create: agentsContract.create,
-      get: agentsContract.get,
-      list: agentsContract.list,
-      listVersions: agentsContract.listVersions,
-    },
-    { create, get, list, listVersions },
-    app,
-    { ...options, responseValidation: false },
+  const agentReads = {
+    create: agentsContract.create,
+    get: agentsContract.get,
+    list: agentsContract.list,
+    listVersions: agentsContract.listVersions,
+  };
+  api.add(agentReads, (r) =>
+    createExpressEndpoints(agentReads, { create, get, list, listVersions }, r, {
+      ...options,
+      responseValidation: false,
+    }),
   );
   const { create: _c, get: _g, list: _l, listVersions: _v, ...writeContract } = agentsContract;
-  createExpressEndpoints(writeContract, writeRoutes, app, options);
+  api.add(writeContract, (r) => createExpressEndpoints(writeContract, writeRoutes, r, options));
   const platform = platformRoutes(ctx);
-  createExpressEndpoints(contract.platform, platform.platform, app, options);
-  createExpressEndpoints(contract.projects, platform.projects, app, options);
-  createExpressEndpoints(contract.apiKeys, platform.apiKeys, app, options);
-  createExpressEndpoints(contract.models, platform.models, app, options);
-  createExpressEndpoints(contract.tools, platform.tools, app, options);
-  createExpressEndpoints(contract.environments, environmentRoutes(ctx), app, options);
-  createExpressEndpoints(contract.vaults, vaultRoutes(ctx), app, options);
-  createExpressEndpoints(contract.memoryStores, memoryStoreRoutes(ctx), app, options);
-  createExpressEndpoints(contract.knowledgeBases, knowledgeBaseRoutes(ctx), app, options);
-  createExpressEndpoints(contract.datasets, datasetRoutes(ctx), app, options);
-  createExpressEndpoints(contract.budgets, budgetRoutes(ctx), app, options);
-  createExpressEndpoints(contract.serverlessTools, serverlessToolRoutes(ctx), app, options);
-  createExpressEndpoints(contract.automations, automationRoutes(ctx), app, options);
-  createExpressEndpoints(contract.experiments, experimentRoutes(ctx), app, options);
-  createExpressEndpoints(contract.governance, governanceRoutes(ctx), app, options);
-  createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), app, options);
-  createExpressEndpoints(contract.webhooks, webhookRoutes(ctx), app, options);
-  registerSkillsRoutes(app, ctx, options);
-  registerSessionFileRoutes(app, ctx, options);
+  api.add(contract.platform, (r) => createExpressEndpoints(contract.platform, platform.platform, r, options));
+  api.add(contract.projects, (r) => createExpressEndpoints(contract.projects, platform.projects, r, options));
+  api.add(contract.apiKeys, (r) => createExpressEndpoints(contract.apiKeys, platform.apiKeys, r, options));
+  api.add(contract.models, (r) => createExpressEndpoints(contract.models, platform.models, r, options));
+  api.add(contract.tools, (r) => createExpressEndpoints(contract.tools, platform.tools, r, options));
+  api.add(contract.environments, (r) =>
+    createExpressEndpoints(contract.environments, environmentRoutes(ctx), r, options),
+  );
+  api.add(contract.vaults, (r) => createExpressEndpoints(contract.vaults, vaultRoutes(ctx), r, options));
+  api.add(contract.memoryStores, (r) =>
+    createExpressEndpoints(contract.memoryStores, memoryStoreRoutes(ctx), r, options),
+  );
+  api.add(contract.knowledgeBases, (r) =>
+    createExpressEndpoints(contract.knowledgeBases, knowledgeBaseRoutes(ctx), r, options),
+  );
+  api.add(contract.datasets, (r) => createExpressEndpoints(contract.datasets, datasetRoutes(ctx), r, options));
+  api.add(contract.budgets, (r) => createExpressEndpoints(contract.budgets, budgetRoutes(ctx), r, options));
+  api.add(contract.serverlessTools, (r) =>
+    createExpressEndpoints(contract.serverlessTools, serverlessToolRoutes(ctx), r, options),
+  );
+  api.add(contract.automations, (r) => createExpressEndpoints(contract.automations, automationRoutes(ctx), r, options));
+  api.add(contract.experiments, (r) => createExpressEndpoints(contract.experiments, experimentRoutes(ctx), r, options));
+  api.add(contract.governance, (r) => createExpressEndpoints(contract.governance, governanceRoutes(ctx), r, options));
+  api.add(contract.artifacts, (r) => createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), r, options));
+  api.add(contract.webhooks, (r) => createExpressEndpoints(contract.webhooks, webhookRoutes(ctx), r, options));
+  api.add(skillsApiContract, (r) => registerSkillsRoutes(r, ctx, options));
+  api.add(contract.sessionFiles, (r) => registerSessionFileRoutes(r, ctx, options));
+  app.use(api.handler());
 
   app.use(unknownRoute(contract));
   app.use(errorHandler(ctx.logger));

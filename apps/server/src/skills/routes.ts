@@ -1,6 +1,6 @@
 import { skillsContract } from "@agent-platform/contract";
 import { createExpressEndpoints, initServer, type TsRestExpressOptions } from "@ts-rest/express";
-import type { Express } from "express";
+import type { Router } from "express";
 import type { AppContext } from "../context.js";
 import { authOf } from "../http/auth-context.js";
 import { pathAsOneSegment } from "../http/path-as-one-segment.js";
@@ -59,9 +59,9 @@ export function skillsRoutes(ctx: AppContext) {
 /** `GET /v1/skills/:id/files/*path`: see `pathAsOneSegment`. */
 export const fileUrlPathAsOneSegment = pathAsOneSegment(/\/v1\/skills\/[^/]+\/files\//i);
 
-/** Registers the skills routes on the app (behind the API key middleware). */
+/** Registers the skills routes on the router (behind the API key middleware). */
 export function registerSkillsRoutes(
-  app: Express,
+  app: Router,
   ctx: AppContext,
   options: TsRestExpressOptions<typeof skillsApiContract>,
 ): void {

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { sessionFilesContract } from "@agent-platform/contract";
 import { createExpressEndpoints, initServer, type TsRestExpressOptions } from "@ts-rest/express";
-import type { Express } from "express";
+import type { Router } from "express";
 import type { AppContext } from "../context.js";
 import { projectScope } from "../http/auth-context.js";
 import { pathAsOneSegment } from "../http/path-as-one-segment.js";
@@ -43,7 +43,7 @@ export function sessionFileRoutes(ctx: AppContext) {
 const filePathAsOneSegment = pathAsOneSegment(/\/v1\/projects\/[^/]+\/sessions\/[^/]+\/files\//i);
 
 export function registerSessionFileRoutes(
-  app: Express,
+  app: Router,
   ctx: AppContext,
   options: TsRestExpressOptions<typeof sessionFilesContract>,
 ): void {
