@@ -41,7 +41,9 @@ describe("routing by area", () => {
       .set(t.tenant.auth)
       .send({ name: "Routed", model: "builtin/echo" });
     expect(created.status).toBe(201);
-    const upper = await t.http.get(`${t.tenant.base.replace("/v1/projects", "/V1/PROJECTS")}/Agents/${created.body.id}`);
+    const upper = await t.http.get(
+      `${t.tenant.base.replace("/v1/projects", "/V1/PROJECTS")}/Agents/${created.body.id}`,
+    );
     expect(upper.status).toBe(401);
     const read = await t.http
       .get(`${t.tenant.base.replace("/v1/projects", "/v1/Projects")}/AGENTS/${created.body.id}/`)
