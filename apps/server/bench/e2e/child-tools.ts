@@ -1,4 +1,5 @@
 // Helpers of the benches that drive an external client as a child process (run-wrk.ts: wrk; run-go.ts: the Go client).
+import { spawn } from "node:child_process";
 import { accessSync, constants, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
@@ -21,4 +22,32 @@ export function onPath(command: string): boolean {
 export function endedChildrenCpuMs(): number {
   const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+/**
+ * Runs a client to its end and returns its standard output and error; a failed start, or an exit code other than 0,
+ * rejects with `name`, the code and what it printed.
+ */
+export function runClient(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString("utf8");
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString("utf8");
+    });
+    child.once("error", reject);
+    child.once("close", (code) => {
+      if (code === 0) resolve({ stdout, stderr });
+      else reject(new Error(`${name} exited with ${code}:\n${stderr}${stdout}`));
+    });
+  });
 }

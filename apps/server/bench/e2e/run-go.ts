@@ -2,13 +2,13 @@
 // instead of the bench's own Node.js one: the same two servers, started the same way, the same requests (targets.ts's,
 // request for request, each response checked), alternating rounds and medians. wrk (run-wrk.ts) is the independent
 // client of W1 and W4; it cannot follow a Server-Sent Events stream to a turn's end, which W2 and W3 need.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { percentile } from "../support.js";
 import { printRatioTable, type Server, startBenchServers } from "./bench-servers.js";
-import { endedChildrenCpuMs, onPath } from "./child-tools.js";
+import { endedChildrenCpuMs, onPath, runClient } from "./child-tools.js";
 import { cpuTimeMs } from "./processes.js";
 import { HttpClient, prepareLog } from "./targets.js";
 
@@ -68,23 +68,9 @@ interface ClientResult {
   allOps: number;
 }
 
-function goClient(binary: string, args: string[]): Promise<ClientResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString("utf8");
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString("utf8");
-    });
-    child.once("error", reject);
-    child.once("close", (code) => {
-      if (code === 0) resolve(JSON.parse(stdout.trim().split("\n").at(-1)!) as ClientResult);
-      else reject(new Error(`the Go client exited with ${code} (${args.join(" ")}):\n${stderr}${stdout}`));
-    });
-  });
+async function goClient(binary: string, args: string[]): Promise<ClientResult> {
+  const { stdout } = await runClient(`the Go client (${args.join(" ")})`, binary, args);
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as ClientResult;
 }
 
 /** One run of the Go client: its figure, and what an operation cost the server, its database, the client and this. */

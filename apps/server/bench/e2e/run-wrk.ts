@@ -1,12 +1,12 @@
 // W1 and W4 of the end-to-end bench (run-e2e.ts) with wrk as the client instead of the bench's own Node.js one: the
 // same two servers, started the same way, the same requests, alternating rounds and medians, so the ratio platform ÷
 // bare is also measured by a client we did not write (and whose per-byte cost, in C, is small on the shared cores).
-// W2 and W3 are not here: a turn follows a Server-Sent Events stream to the turn's end, which wrk cannot do.
-import { spawn } from "node:child_process";
+// W2 and W3 are not here: a turn follows a Server-Sent Events stream to the turn's end, which wrk cannot do (run-go.ts
+// runs all four with a Go client that can).
 import { join } from "node:path";
 import { percentile } from "../support.js";
 import { printRatioTable, type Server, startBenchServers } from "./bench-servers.js";
-import { endedChildrenCpuMs, onPath } from "./child-tools.js";
+import { endedChildrenCpuMs, onPath, runClient } from "./child-tools.js";
 import { cpuTimeMs } from "./processes.js";
 import { HttpClient, prepareLog } from "./targets.js";
 
@@ -45,22 +45,10 @@ interface Request {
   body?: string;
 }
 
-function wrk(args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("wrk", args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => {
-      output += c.toString("utf8");
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      output += c.toString("utf8");
-    });
-    child.once("error", reject);
-    child.once("close", (code) => {
-      if (code === 0) resolve(output);
-      else reject(new Error(`wrk exited with ${code}:\n${output}`));
-    });
-  });
+async function wrk(args: string[], env: Record<string, string>): Promise<string> {
+  // wrk prints its errors (a Lua error, a bad URL) on standard error: both count as its output.
+  const { stdout, stderr } = await runClient("wrk", "wrk", args, env);
+  return stderr + stdout;
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
