@@ -1,5 +1,4 @@
 import { contract } from "@agent-platform/contract";
-import { createExpressEndpoints } from "@ts-rest/express";
 import express from "express";
 import { agentRoutes } from "./agents/routes.js";
 import { artifactsRoutes } from "./artifacts/routes.js";
@@ -79,15 +78,11 @@ export function createApp(
   app.use("/v1", auth, ...(rateLimit ? [rateLimit] : []), jsonBody, idempotency(ctx));
 
   const options = { requestValidationErrorHandler, responseValidation: true } as const;
+  const unvalidated = { ...options, responseValidation: false } as const;
   // Within an area, Express tries routes in registration order, so the busiest come first. The hottest routes (event
   // ingestion and log reads) skip response re-validation: their bodies are built field by field by the session
   // serializers, and test/sessions/sessions-contract.test.ts checks them against the contract.
-  api.add(contract.sessions, (r) =>
-    createExpressEndpoints(contract.sessions, sessionRoutes(ctx, localTurns), r, {
-      ...options,
-      responseValidation: false,
-    }),
-  );
+  api.endpoints(contract.sessions, sessionRoutes(ctx, localTurns), unvalidated);
   // Agent creation is built from the configuration the contract just validated on input, and reads (get, list, list
   // versions) from each version's configuration as the contract shapes it (version-snapshots.ts, readableConfig):
   // test/agents/agents-contract.test.ts checks what they send. The agent's writes keep the re-validation.
@@ -99,40 +94,27 @@ export function createApp(
     list: agentsContract.list,
     listVersions: agentsContract.listVersions,
   };
-  api.add(agentReads, (r) =>
-    createExpressEndpoints(agentReads, { create, get, list, listVersions }, r, {
-      ...options,
-      responseValidation: false,
-    }),
-  );
+  api.endpoints(agentReads, { create, get, list, listVersions }, unvalidated);
   const { create: _c, get: _g, list: _l, listVersions: _v, ...writeContract } = agentsContract;
-  api.add(writeContract, (r) => createExpressEndpoints(writeContract, writeRoutes, r, options));
+  api.endpoints(writeContract, writeRoutes, options);
   const platform = platformRoutes(ctx);
-  api.add(contract.platform, (r) => createExpressEndpoints(contract.platform, platform.platform, r, options));
-  api.add(contract.projects, (r) => createExpressEndpoints(contract.projects, platform.projects, r, options));
-  api.add(contract.apiKeys, (r) => createExpressEndpoints(contract.apiKeys, platform.apiKeys, r, options));
-  api.add(contract.models, (r) => createExpressEndpoints(contract.models, platform.models, r, options));
-  api.add(contract.tools, (r) => createExpressEndpoints(contract.tools, platform.tools, r, options));
-  api.add(contract.environments, (r) =>
-    createExpressEndpoints(contract.environments, environmentRoutes(ctx), r, options),
-  );
-  api.add(contract.vaults, (r) => createExpressEndpoints(contract.vaults, vaultRoutes(ctx), r, options));
-  api.add(contract.memoryStores, (r) =>
-    createExpressEndpoints(contract.memoryStores, memoryStoreRoutes(ctx), r, options),
-  );
-  api.add(contract.knowledgeBases, (r) =>
-    createExpressEndpoints(contract.knowledgeBases, knowledgeBaseRoutes(ctx), r, options),
-  );
-  api.add(contract.datasets, (r) => createExpressEndpoints(contract.datasets, datasetRoutes(ctx), r, options));
-  api.add(contract.budgets, (r) => createExpressEndpoints(contract.budgets, budgetRoutes(ctx), r, options));
-  api.add(contract.serverlessTools, (r) =>
-    createExpressEndpoints(contract.serverlessTools, serverlessToolRoutes(ctx), r, options),
-  );
-  api.add(contract.automations, (r) => createExpressEndpoints(contract.automations, automationRoutes(ctx), r, options));
-  api.add(contract.experiments, (r) => createExpressEndpoints(contract.experiments, experimentRoutes(ctx), r, options));
-  api.add(contract.governance, (r) => createExpressEndpoints(contract.governance, governanceRoutes(ctx), r, options));
-  api.add(contract.artifacts, (r) => createExpressEndpoints(contract.artifacts, artifactsRoutes(ctx), r, options));
-  api.add(contract.webhooks, (r) => createExpressEndpoints(contract.webhooks, webhookRoutes(ctx), r, options));
+  api.endpoints(contract.platform, platform.platform, options);
+  api.endpoints(contract.projects, platform.projects, options);
+  api.endpoints(contract.apiKeys, platform.apiKeys, options);
+  api.endpoints(contract.models, platform.models, options);
+  api.endpoints(contract.tools, platform.tools, options);
+  api.endpoints(contract.environments, environmentRoutes(ctx), options);
+  api.endpoints(contract.vaults, vaultRoutes(ctx), options);
+  api.endpoints(contract.memoryStores, memoryStoreRoutes(ctx), options);
+  api.endpoints(contract.knowledgeBases, knowledgeBaseRoutes(ctx), options);
+  api.endpoints(contract.datasets, datasetRoutes(ctx), options);
+  api.endpoints(contract.budgets, budgetRoutes(ctx), options);
+  api.endpoints(contract.serverlessTools, serverlessToolRoutes(ctx), options);
+  api.endpoints(contract.automations, automationRoutes(ctx), options);
+  api.endpoints(contract.experiments, experimentRoutes(ctx), options);
+  api.endpoints(contract.governance, governanceRoutes(ctx), options);
+  api.endpoints(contract.artifacts, artifactsRoutes(ctx), options);
+  api.endpoints(contract.webhooks, webhookRoutes(ctx), options);
   api.add(skillsApiContract, (r) => registerSkillsRoutes(r, ctx, options));
   api.add(contract.sessionFiles, (r) => registerSessionFileRoutes(r, ctx, options));
   app.use(api.handler());

@@ -1,5 +1,6 @@
 import type { AppRoute, AppRouter } from "@ts-rest/core";
 import { isAppRoute } from "@ts-rest/core";
+import { createExpressEndpoints, type TsRestExpressOptions } from "@ts-rest/express";
 import express, { type RequestHandler, type Router } from "express";
 
 /**
@@ -41,6 +42,15 @@ export class ApiRoutes {
       if (routers) routers.push(router);
       else this.byArea.set(area, [router]);
     }
+  }
+
+  /** Adds the routes of `contract` as ts-rest builds them from `routes`. */
+  endpoints<T extends AppRouter>(
+    contract: T,
+    routes: Parameters<typeof createExpressEndpoints<T>>[1],
+    options: TsRestExpressOptions<T>,
+  ): void {
+    this.add(contract, (router) => createExpressEndpoints(contract, routes, router, options));
   }
 
   /** Whether `path` is in an area of the API (whether or not one of its routes matches it). */
