@@ -6,10 +6,9 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { percentile } from "../support.js";
 import { printRatioTable, type Server, startBenchServers } from "./bench-servers.js";
-import { endedChildrenCpuMs, onPath, runClient } from "./child-tools.js";
-import { cpuTimeMs } from "./processes.js";
+import { onPath, runClient } from "./child-tools.js";
+import { alternatingRounds, type Measured, metered } from "./client-rounds.js";
 import { HttpClient, prepareLog } from "./targets.js";
 
 /** Measured seconds of each round (`BENCH_GO_SECONDS`). */
@@ -73,20 +72,7 @@ async function goClient(binary: string, args: string[]): Promise<ClientResult> {
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as ClientResult;
 }
 
-/** One run of the Go client: its figure, and what an operation cost the server, its database, the client and this. */
-interface Measured {
-  /** W2: the p50 of a turn, in ms; the others: operations per second. */
-  value: number;
-  cpuMsPerOp: number;
-  pgCpuMsPerOp: number | null;
-  goCpuMsPerOp: number;
-  /** This process's (reading the servers' output: the platform logs a line per request at its default level). */
-  benchCpuMsPerOp: number;
-  result: ClientResult;
-}
-
 const out = (line: string) => process.stdout.write(`${line}\n`);
-const fixed = (n: number, digits = 0) => n.toFixed(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 const binDir = mkdtempSync(join(tmpdir(), "ap-bench-go-bin-"));
 process.on("exit", () => rmSync(binDir, { recursive: true, force: true }));
@@ -122,73 +108,36 @@ try {
     }
   }
 
-  const run = async (server: Server, workload: Workload, seconds: number): Promise<Measured> => {
+  const run = (server: Server, workload: Workload, seconds: number): Promise<Measured> => {
     const args = ["-target", server.projectId ? "platform" : "bare", "-url", server.process.url, "-workload", workload];
     args.push("-seconds", String(seconds), "-clients", String(CLIENTS[workload]));
     for (const [name, value] of Object.entries(server.headers)) args.push("-header", `${name}: ${value}`);
     if (server.projectId) args.push("-project", server.projectId);
     args.push(...(workloadFlags.get(server)?.[workload] ?? []));
     if (DECODE_EVERY_READ) args.push("-decode-every-read");
-    const pid = server.process.child.pid!;
-    const cpu = cpuTimeMs(pid);
-    const db = await server.db.mark();
-    const goCpu = endedChildrenCpuMs();
-    const benchCpu = process.cpuUsage();
-    const result = await goClient(binary, args);
-    const goCpuMs = endedChildrenCpuMs() - goCpu;
-    const bench = process.cpuUsage(benchCpu);
-    const cpuMs = cpuTimeMs(pid) - cpu;
-    const cost = await server.db.since(db);
-    const ops = result.allOps;
-    return {
-      value: workload === "W2" ? result.p50Ms : result.rate,
-      cpuMsPerOp: cpuMs / ops,
-      pgCpuMsPerOp: cost.cpuMs === null ? null : cost.cpuMs / ops,
-      goCpuMsPerOp: goCpuMs / ops,
-      benchCpuMsPerOp: (bench.user + bench.system) / 1000 / ops,
-      result,
-    };
+    return metered(server, async () => {
+      const result = await goClient(binary, args);
+      return { ...result, value: workload === "W2" ? result.p50Ms : result.rate };
+    });
   };
 
   const rows: string[][] = [];
-  const median = (values: number[]) => percentile(values, 50);
-  const ms = (value: number) => `${value.toFixed(value < 1 ? 3 : 2)} ms`;
-
   // The ratio is always platform ÷ bare: for the rates higher is better, for W2's latency lower is.
   const measure = async (workload: Workload, label: string, unit: string) => {
     if (!ONLY.includes(workload)) return;
-    process.stderr.write(`${label}…\n`);
-    const digits = unit === "ms" ? 2 : 1;
-    for (const server of [bare, platform]) {
-      const w = await run(server, workload, WARMUP);
-      process.stderr.write(`  warm-up ${server.name}: ${fixed(w.value, digits)} ${unit}\n`);
-    }
-    const b: Measured[] = [];
-    const p: Measured[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      b.push(await run(bare, workload, SECONDS));
-      p.push(await run(platform, workload, SECONDS));
-    }
-    const values = (list: Measured[]) =>
-      list.map(
-        (m) =>
-          `${fixed(m.value, digits)} (${fixed(m.result.ops)} ops, ${m.cpuMsPerOp.toFixed(3)} ms CPU, PostgreSQL ${m.pgCpuMsPerOp?.toFixed(3) ?? "?"} ms, Go client ${m.goCpuMsPerOp.toFixed(3)} ms, this process ${m.benchCpuMsPerOp.toFixed(3)} ms; p50 ${m.result.p50Ms.toFixed(2)} ms, p99 ${m.result.p99Ms.toFixed(2)} ms)`,
-      );
-    process.stderr.write(`  bare ${values(b).join(", ")}\n  platform ${values(p).join(", ")}\n`);
-    const ratios = p.map((m, i) => m.value / b[i]!.value);
-    const cpuRatios = p.map((m, i) => m.cpuMsPerOp / b[i]!.cpuMsPerOp);
-    const pg = (list: Measured[]) =>
-      list.every((m) => m.pgCpuMsPerOp !== null) ? ms(median(list.map((m) => m.pgCpuMsPerOp!))) : "?";
-    const spread = ROUNDS > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : "";
-    rows.push([
-      label,
-      `${fixed(median(p.map((m) => m.value)), unit === "ms" ? 2 : 0)} ${unit}`,
-      `${fixed(median(b.map((m) => m.value)), unit === "ms" ? 2 : 0)} ${unit}`,
-      `${median(ratios).toFixed(2)}×${spread}`,
-      `${ms(median(p.map((m) => m.cpuMsPerOp)))} · ${ms(median(b.map((m) => m.cpuMsPerOp)))} · ${median(cpuRatios).toFixed(1)}×`,
-      `${pg(p)} · ${pg(b)}`,
-      `${ms(median(p.map((m) => m.goCpuMsPerOp)))} · ${ms(median(b.map((m) => m.goCpuMsPerOp)))}`,
-    ]);
+    rows.push(
+      await alternatingRounds({
+        label,
+        unit,
+        client: "Go client",
+        bare,
+        platform,
+        warmupSeconds: WARMUP,
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        run: (server, seconds) => run(server, workload, seconds),
+      }),
+    );
   };
 
   await measure("W1", "W1 create an agent, 16 clients", "/s");

@@ -4,10 +4,9 @@
 // W2 and W3 are not here: a turn follows a Server-Sent Events stream to the turn's end, which wrk cannot do (run-go.ts
 // runs all four with a Go client that can).
 import { join } from "node:path";
-import { percentile } from "../support.js";
 import { printRatioTable, type Server, startBenchServers } from "./bench-servers.js";
-import { endedChildrenCpuMs, onPath, runClient } from "./child-tools.js";
-import { cpuTimeMs } from "./processes.js";
+import { onPath, runClient } from "./child-tools.js";
+import { alternatingRounds, fixed, type Measured, metered } from "./client-rounds.js";
 import { HttpClient, prepareLog } from "./targets.js";
 
 /** Measured seconds of each round (`BENCH_WRK_SECONDS`). */
@@ -24,19 +23,6 @@ const POST_JSON = join(import.meta.dirname, "wrk", "post-json.lua");
 if (!onPath("wrk")) {
   process.stderr.write("bench:wrk needs wrk on PATH (Debian: apt-get install wrk)\n");
   process.exit(1);
-}
-
-/** One wrk run: its rate, and what an operation cost the server, its database and wrk itself. */
-interface Measured {
-  value: number;
-  requests: number;
-  cpuMsPerOp: number;
-  pgCpuMsPerOp: number | null;
-  wrkCpuMsPerOp: number;
-  /** This process's (reading the servers' output: the platform logs a line per request at its default level). */
-  benchCpuMsPerOp: number;
-  p50Ms: number;
-  p99Ms: number;
 }
 
 /** What a workload asks wrk to send: a path, and a JSON body for a POST. */
@@ -59,44 +45,33 @@ function latencyMs(output: string, percent: number): number {
 }
 
 /** Runs wrk for `seconds` against `server` and fails on any non-2xx/3xx response or socket error. */
-async function run(server: Server, request: Request, seconds: number): Promise<Measured> {
+function run(server: Server, request: Request, seconds: number): Promise<Measured> {
   const args = ["-t2", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(server.headers)) args.push("-H", `${name}: ${value}`);
   if (request.body !== undefined) args.push("-s", POST_JSON);
   args.push(new URL(request.path, server.process.url).toString());
-  const pid = server.process.child.pid!;
-  const cpu = cpuTimeMs(pid);
-  const db = await server.db.mark();
-  const wrkCpu = endedChildrenCpuMs();
-  const benchCpu = process.cpuUsage();
-  const output = await wrk(args, request.body === undefined ? {} : { WRK_METHOD: "POST", WRK_BODY: request.body });
-  const wrkCpuMs = endedChildrenCpuMs() - wrkCpu;
-  const benchUsage = process.cpuUsage(benchCpu);
-  const cpuMs = cpuTimeMs(pid) - cpu;
-  const cost = await server.db.since(db);
-  const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(output);
-  const total = /^\s*(\d+) requests in /m.exec(output);
-  if (!rate || !total) throw new Error(`${server.name}: no "Requests/sec:" in wrk's output:\n${output}`);
-  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output);
-  if (non2xx && Number(non2xx[1]) > 0)
-    throw new Error(`${server.name}: ${non2xx[1]} responses were not 2xx or 3xx:\n${output}`);
-  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
-  if (socket?.slice(1).some((n) => Number(n) > 0)) throw new Error(`${server.name}: socket errors:\n${output}`);
-  const requests = Number(total[1]);
-  return {
-    value: Number(rate[1]),
-    requests,
-    cpuMsPerOp: cpuMs / requests,
-    pgCpuMsPerOp: cost.cpuMs === null ? null : cost.cpuMs / requests,
-    wrkCpuMsPerOp: wrkCpuMs / requests,
-    benchCpuMsPerOp: (benchUsage.user + benchUsage.system) / 1000 / requests,
-    p50Ms: latencyMs(output, 50),
-    p99Ms: latencyMs(output, 99),
-  };
+  return metered(server, async () => {
+    const output = await wrk(args, request.body === undefined ? {} : { WRK_METHOD: "POST", WRK_BODY: request.body });
+    const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(output);
+    const total = /^\s*(\d+) requests in /m.exec(output);
+    if (!rate || !total) throw new Error(`${server.name}: no "Requests/sec:" in wrk's output:\n${output}`);
+    const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output);
+    if (non2xx && Number(non2xx[1]) > 0)
+      throw new Error(`${server.name}: ${non2xx[1]} responses were not 2xx or 3xx:\n${output}`);
+    const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+    if (socket?.slice(1).some((n) => Number(n) > 0)) throw new Error(`${server.name}: socket errors:\n${output}`);
+    const requests = Number(total[1]);
+    return {
+      value: Number(rate[1]),
+      ops: requests,
+      allOps: requests,
+      p50Ms: latencyMs(output, 50),
+      p99Ms: latencyMs(output, 99),
+    };
+  });
 }
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
-const fixed = (n: number, digits = 0) => n.toFixed(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 // The servers as run-e2e.ts starts them; `BENCH_AB_DIST=dist-before` puts another build of the platform (a copy of
 // `dist` made before a change) in the bare server's place, as in run-e2e.ts.
@@ -110,10 +85,6 @@ try {
   );
 
   const rows: string[][] = [];
-  const median = (values: number[]) => percentile(values, 50);
-  const ms = (value: number) => `${value.toFixed(value < 1 ? 3 : 2)} ms`;
-  const msOrUnknown = (values: (number | null)[]) =>
-    values.every((v) => v !== null) ? ms(median(values as number[])) : "?";
 
   /** Checks one request with a normal client before wrk repeats it (wrk itself only counts non-2xx/3xx statuses). */
   const check = async (server: Server, request: Request, verify: (status: number, body: string) => void) => {
@@ -131,35 +102,19 @@ try {
   };
 
   const measure = async (label: string, unit: string, requests: Map<Server, Request>) => {
-    process.stderr.write(`${label}…\n`);
-    for (const server of [bare, platform]) {
-      const w = await run(server, requests.get(server)!, WARMUP);
-      process.stderr.write(`  warm-up ${server.name}: ${fixed(w.value, 1)} ${unit}\n`);
-    }
-    const b: Measured[] = [];
-    const p: Measured[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      b.push(await run(bare, requests.get(bare)!, SECONDS));
-      p.push(await run(platform, requests.get(platform)!, SECONDS));
-    }
-    const values = (list: Measured[]) =>
-      list.map(
-        (m) =>
-          `${fixed(m.value, 1)} (${m.cpuMsPerOp.toFixed(3)} ms CPU, PostgreSQL ${m.pgCpuMsPerOp?.toFixed(3) ?? "?"} ms, wrk ${m.wrkCpuMsPerOp.toFixed(3)} ms, this process ${m.benchCpuMsPerOp.toFixed(3)} ms; p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms)`,
-      );
-    process.stderr.write(`  bare ${values(b).join(", ")}\n  platform ${values(p).join(", ")}\n`);
-    const ratios = p.map((m, i) => m.value / b[i]!.value);
-    const cpuRatios = p.map((m, i) => m.cpuMsPerOp / b[i]!.cpuMsPerOp);
-    const spread = ROUNDS > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : "";
-    rows.push([
-      label,
-      `${fixed(median(p.map((m) => m.value)))} ${unit}`,
-      `${fixed(median(b.map((m) => m.value)))} ${unit}`,
-      `${median(ratios).toFixed(2)}×${spread}`,
-      `${ms(median(p.map((m) => m.cpuMsPerOp)))} · ${ms(median(b.map((m) => m.cpuMsPerOp)))} · ${median(cpuRatios).toFixed(1)}×`,
-      `${msOrUnknown(p.map((m) => m.pgCpuMsPerOp))} · ${msOrUnknown(b.map((m) => m.pgCpuMsPerOp))}`,
-      `${ms(median(p.map((m) => m.wrkCpuMsPerOp)))} · ${ms(median(b.map((m) => m.wrkCpuMsPerOp)))}`,
-    ]);
+    rows.push(
+      await alternatingRounds({
+        label,
+        unit,
+        client: "wrk",
+        bare,
+        platform,
+        warmupSeconds: WARMUP,
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        run: (server, seconds) => run(server, requests.get(server)!, seconds),
+      }),
+    );
   };
 
   if (ONLY.includes("W1")) {
